@@ -1,0 +1,107 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+let swiftSettings: [SwiftSetting] = [
+    .enableUpcomingFeature("ExistentialAny"),
+    .enableUpcomingFeature("MemberImportVisibility"),
+]
+
+let package = Package(
+    name: "passgate",
+    platforms: [.macOS(.v14)],
+    products: [
+        .executable(name: "passgate", targets: ["passgate"]),
+        .library(name: "OpenSSLCrypto", targets: ["OpenSSLCrypto"]),
+        .library(name: "CurlTransport", targets: ["CurlTransport"]),
+        .library(name: "CarrierKit", targets: ["CarrierKit"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.6.0"),
+        .package(url: "https://github.com/apple/swift-metrics", from: "2.5.0"),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.6.0"),
+        .package(url: "https://github.com/apple/swift-nio", from: "2.80.0"),
+    ],
+    targets: [
+        // MARK: C system libraries
+        .systemLibrary(
+            name: "COpenSSL",
+            pkgConfig: "openssl",
+            providers: [.apt(["libssl-dev"]), .brew(["openssl@3"])]
+        ),
+        .systemLibrary(
+            name: "CCurl",
+            pkgConfig: "libcurl",
+            providers: [.apt(["libcurl4-openssl-dev"]), .brew(["curl"])]
+        ),
+
+        // MARK: Libraries
+        .target(
+            name: "OpenSSLCrypto",
+            dependencies: ["COpenSSL"],
+            swiftSettings: swiftSettings
+        ),
+        .target(
+            name: "CurlTransport",
+            dependencies: [
+                "CCurl",
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "Metrics", package: "swift-metrics"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        .target(
+            name: "CarrierKit",
+            dependencies: [
+                "OpenSSLCrypto",
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        .target(
+            name: "PassgateCLI",
+            dependencies: [
+                "OpenSSLCrypto",
+                "CarrierKit",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        .executableTarget(
+            name: "passgate",
+            dependencies: [
+                "PassgateCLI",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+
+        // MARK: Tests
+        .testTarget(
+            name: "OpenSSLCryptoTests",
+            dependencies: ["OpenSSLCrypto"],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "CarrierKitTests",
+            dependencies: ["CarrierKit", "OpenSSLCrypto"],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "CurlTransportTests",
+            dependencies: [
+                "CurlTransport",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "PassgateCLITests",
+            dependencies: ["PassgateCLI", "passgate", "OpenSSLCrypto", "CarrierKit"],
+            swiftSettings: swiftSettings
+        ),
+    ]
+)

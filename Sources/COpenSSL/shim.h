@@ -1,0 +1,60 @@
+#ifndef COPENSSL_SHIM_H
+#define COPENSSL_SHIM_H
+
+// OpenSSL 3 only: anything deprecated in 3.0 is a compile error here, not a warning.
+#define OPENSSL_API_COMPAT 30000
+#define OPENSSL_NO_DEPRECATED 1
+
+#include <openssl/bio.h>
+#include <openssl/core_names.h>
+#include <openssl/crypto.h>
+#include <openssl/err.h>
+#include <openssl/evp.h>
+#include <openssl/opensslv.h>
+#include <openssl/params.h>
+#include <openssl/pem.h>
+#include <openssl/rand.h>
+#include <openssl/rsa.h>
+#include <openssl/x509.h>
+
+// Swift cannot call function-like macros or build OSSL_PARAM arrays comfortably:
+// these prefixed helpers do it in C. Nothing here keeps state.
+
+/// `OPENSSL_free` is a macro.
+static inline void COpenSSL_free(void *ptr) { OPENSSL_free(ptr); }
+
+/// `BIO_get_mem_data` is a macro; returns the length and points `*out` at the BIO's buffer.
+static inline long COpenSSL_BIO_get_mem_data(BIO *bio, char **out) { return BIO_get_mem_data(bio, out); }
+
+/// HMAC with a pre-fetched `EVP_MAC` and digest name: one `EVP_MAC_CTX` per call so the
+/// fetched algorithm can be shared between threads. Returns 1 on success.
+static inline int COpenSSL_hmac(EVP_MAC *mac, const char *digest,
+                                const unsigned char *key, size_t keyLength,
+                                const unsigned char *data, size_t dataLength,
+                                unsigned char *out, size_t outCapacity, size_t *outLength) {
+    EVP_MAC_CTX *ctx = EVP_MAC_CTX_new(mac);
+    if (ctx == NULL) return 0;
+    OSSL_PARAM params[2];
+    params[0] = OSSL_PARAM_construct_utf8_string(OSSL_MAC_PARAM_DIGEST, (char *)digest, 0);
+    params[1] = OSSL_PARAM_construct_end();
+    int ok = EVP_MAC_init(ctx, key, keyLength, params)
+        && EVP_MAC_update(ctx, data, dataLength)
+        && EVP_MAC_final(ctx, out, outLength, outCapacity);
+    EVP_MAC_CTX_free(ctx);
+    return ok;
+}
+
+/// Generates an RSA key of `bits` bits with public exponent 65537. Returns NULL on failure.
+static inline EVP_PKEY *COpenSSL_generate_rsa(unsigned int bits) {
+    EVP_PKEY *pkey = NULL;
+    EVP_PKEY_CTX *ctx = EVP_PKEY_CTX_new_from_name(NULL, "RSA", NULL);
+    if (ctx == NULL) return NULL;
+    if (EVP_PKEY_keygen_init(ctx) <= 0 || EVP_PKEY_CTX_set_rsa_keygen_bits(ctx, (int)bits) <= 0
+        || EVP_PKEY_generate(ctx, &pkey) <= 0) {
+        pkey = NULL;
+    }
+    EVP_PKEY_CTX_free(ctx);
+    return pkey;
+}
+
+#endif

@@ -1,0 +1,42 @@
+import OpenSSLCrypto
+
+/// One CMCC app's credentials, as configured. Secrets are resolved values, never references.
+public struct CMCCApp: Sendable {
+    public var appId: String
+    /// How login requests are signed (MD5 with the APPSecret/appKey, or SHA256withRSA).
+    public var login: CMCCLoginSigning
+    /// How number-verification requests are signed; `nil` when the app has no appKey configured.
+    public var verify: CMCCVerifyKeying?
+
+    public init(appId: String, login: CMCCLoginSigning, verify: CMCCVerifyKeying?) {
+        self.appId = appId
+        self.login = login
+        self.verify = verify
+    }
+
+    /// The key that decrypts RSA-mode msisdns (the signing key: CMCC lets both be one pair).
+    var decryptionKey: RSAPrivateKey? {
+        if case .rsa(let key) = login { return key }
+        return nil
+    }
+}
+
+/// Where and how patiently to call CMCC.
+public struct CMCCEndpoint: Sendable, Equatable {
+    /// E.g. `https://www.cmpassport.com`, without a trailing slash.
+    public var baseURL: String
+    public var connectTimeoutMs: Int
+    public var timeoutMs: Int
+
+    public init(baseURL: String, connectTimeoutMs: Int = 1000, timeoutMs: Int = 3000) {
+        self.baseURL = baseURL.hasSuffix("/") ? String(baseURL.dropLast()) : baseURL
+        self.connectTimeoutMs = connectTimeoutMs
+        self.timeoutMs = timeoutMs
+    }
+
+    /// The host part of `baseURL`, for messages and metrics.
+    public var host: String {
+        let afterScheme = baseURL.split(separator: "://", maxSplits: 1).last.map(String.init) ?? baseURL
+        return String(afterScheme.prefix { $0 != "/" })
+    }
+}

@@ -1,0 +1,117 @@
+import Foundation
+
+/// What a `loginTokenValidate` reply said.
+public struct CMCCLoginReply: Sendable, Equatable {
+    public let resultCode: String
+    public let msisdn: String?
+    public let taskId: String?
+    public let desc: String?
+}
+
+/// What a `tokenValidate` reply said.
+public struct CMCCVerifyReply: Sendable, Equatable {
+    public let resultCode: String
+    public let taskId: String?
+    public let resultDesc: String?
+}
+
+/// Parses CMCC replies as real carriers send them: `resultCode` or `resultcode`, `header`/`body`
+/// as objects or as JSON strings, optional fields missing, extra fields ignored, numbers where
+/// strings belong. Anything that is not a protocol answer is a `carrier_bad_response` that says
+/// what arrived; an echo of another msgid is caught.
+public enum CMCCReplyParser {
+    /// Parses a login reply; `expectedMsgid` is the msgid we sent.
+    public static func login(status: Int, contentType: String?, body: [UInt8], expectedMsgid: String) throws -> CMCCLoginReply {
+        let object = try jsonObject(status: status, contentType: contentType, body: body)
+        try checkEcho(object["inresponseto"], field: "inresponseto", expected: expectedMsgid)
+        guard let code = string(object["resultCode"]) ?? string(object["resultcode"]) else {
+            throw badReply(.missingField("resultCode"))
+        }
+        return CMCCLoginReply(
+            resultCode: code, msisdn: string(object["msisdn"]), taskId: string(object["taskId"]),
+            desc: string(object["desc"]) ?? string(object["resultDesc"])
+        )
+    }
+
+    /// Parses a number-verification reply; `expectedMsgId` is the header msgId we sent.
+    public static func verify(status: Int, contentType: String?, body: [UInt8], expectedMsgId: String) throws -> CMCCVerifyReply {
+        let object = try jsonObject(status: status, contentType: contentType, body: body)
+        guard let header = try nested(object["header"], field: "header") else { throw badReply(.missingField("header")) }
+        let replyBody = try nested(object["body"], field: "body") ?? [:]
+        try checkEcho(header["msgId"], field: "header.msgId", expected: expectedMsgId)
+        guard var code = string(header["resultCode"]) ?? string(header["resultcode"]) else {
+            throw badReply(.missingField("header.resultCode"))
+        }
+        // A numeric 0 or 1 is how a careless JSON encoder writes "000"/"001".
+        if code.count < 3, code.allSatisfy(\.isNumber) { code = String(repeating: "0", count: 3 - code.count) + code }
+        return CMCCVerifyReply(resultCode: code, taskId: string(replyBody["taskId"]), resultDesc: string(replyBody["resultDesc"]))
+    }
+
+    /// The reply as a JSON object, or a `carrier_bad_response` saying what came instead.
+    static func jsonObject(status: Int, contentType: String?, body: [UInt8]) throws -> [String: Any] {
+        let looksHTML = (contentType?.lowercased().contains("html") ?? false) || startsLikeHTML(body)
+        guard (200..<300).contains(status) else {
+            throw badReply(looksHTML ? .html(status: status, snippet: snippet(body)) : .httpStatus(status, snippet: snippet(body)))
+        }
+        if looksHTML { throw badReply(.html(status: status, snippet: snippet(body))) }
+        guard let parsed = try? JSONSerialization.jsonObject(with: Data(body)), let object = parsed as? [String: Any] else {
+            throw badReply(.notJSON(snippet: body.isEmpty ? "(empty body)" : snippet(body)))
+        }
+        return object
+    }
+
+    private static func nested(_ value: Any?, field: String) throws -> [String: Any]? {
+        switch value {
+        case nil, is NSNull: return nil
+        case let object as [String: Any]: return object
+        case let text as String:
+            guard let parsed = try? JSONSerialization.jsonObject(with: Data(text.utf8)), let object = parsed as? [String: Any] else {
+                throw badReply(.malformedField(field, detail: "is a string that is not a JSON object"))
+            }
+            return object
+        default: throw badReply(.malformedField(field, detail: "is neither an object nor a JSON string"))
+        }
+    }
+
+    /// The echo may be absent (some error replies omit it); when present it must be ours.
+    private static func checkEcho(_ value: Any?, field: String, expected: String) throws {
+        guard let value = string(value) else { return }
+        guard value.caseInsensitiveCompare(expected) == .orderedSame else {
+            throw badReply(.msgidMismatch(expected: expected, received: value))
+        }
+    }
+
+    /// A string value; numbers are accepted and written back as digits.
+    static func string(_ value: Any?) -> String? {
+        switch value {
+        case let text as String: return text
+        case let number as Int: return String(number)
+        case let number as NSNumber: return number.stringValue
+        default: return nil
+        }
+    }
+
+    static func badReply(_ problem: PassgateError.ReplyProblem) -> PassgateError {
+        let detail: String = switch problem {
+        case .html: "The carrier (or a proxy in front of it) answered with an HTML page: check the base URL and any egress proxy."
+        case .httpStatus(let status, _): "The carrier answered HTTP \(status)."
+        case .notJSON: "The carrier's reply is not a JSON object (truncated or garbled)."
+        case .missingField(let field): "The carrier's reply lacks '\(field)'."
+        case .malformedField(let field, let detail): "The carrier's reply field '\(field)' \(detail)."
+        case .msgidMismatch: "The carrier's reply answers a different msgid: possibly a misrouted or cached reply."
+        }
+        return PassgateError(.carrierBadResponse, .reply(problem), message: detail + " The token may be spent.")
+    }
+
+    private static func startsLikeHTML(_ body: [UInt8]) -> Bool {
+        guard let first = body.first(where: { !($0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09) }) else { return false }
+        return first == UInt8(ascii: "<")
+    }
+
+    /// The start of a body, printable, for messages and logs.
+    static func snippet(_ body: [UInt8], limit: Int = 160) -> String {
+        let text = String(decoding: body.prefix(limit), as: UTF8.self)
+        let flattened = text.map { $0.isNewline || $0 == "\t" ? " " : $0 }
+        return String(flattened) + (body.count > limit ? "…" : "")
+    }
+}

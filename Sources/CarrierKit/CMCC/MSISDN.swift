@@ -1,0 +1,58 @@
+import Foundation
+import OpenSSLCrypto
+
+/// Mainland China mobile numbers: validation, masking for logs, and decryption of the carrier's
+/// RSA-encrypted `msisdn`.
+public enum MSISDN {
+    /// Whether `text` is an 11-digit mainland mobile number (`1[3-9]` + 9 digits).
+    public static func isMainland(_ text: some StringProtocol) -> Bool {
+        let utf8 = Array(text.utf8)
+        return utf8.count == 11 && utf8[0] == UInt8(ascii: "1") && (UInt8(ascii: "3")...UInt8(ascii: "9")).contains(utf8[1])
+            && utf8.allSatisfy { (48...57).contains($0) }
+    }
+
+    /// `13800138000` -> `138****8000`; anything else is fully masked, keeping only its length.
+    public static func mask(_ text: String) -> String {
+        guard isMainland(text) else { return String(repeating: "*", count: min(text.count, 16)) }
+        return String(text.prefix(3)) + "****" + String(text.suffix(4))
+    }
+
+    /// Decrypts an RSA-mode `msisdn`: hex (either case) or base64 ciphertext, whitespace and NULs
+    /// stripped, plaintext validated as a mainland number. A wrong key can produce garbage rather
+    /// than an error, so validation is what proves the decryption.
+    public static func decrypt(_ field: String, with key: RSAPrivateKey) throws(PassgateError) -> String {
+        let compact = field.unicodeScalars.filter { !$0.properties.isWhitespace && $0 != "\0" }.map(Character.init)
+        let text = String(compact)
+        let expected = (key.bits + 7) / 8
+        guard let ciphertext = decodeCiphertext(text, length: expected) else {
+            if isMainland(text) {
+                throw failure("the carrier sent a plain phone number although this app is configured for RSA mode (signMode: rsa): the console may have RSA encryption off")
+            }
+            throw failure("msisdn (\(text.count) chars) is neither hex nor base64 of a \(expected)-byte RSA ciphertext for this \(key.bits)-bit key")
+        }
+        let plaintext: [UInt8]
+        do {
+            plaintext = try key.decrypt(ciphertext)
+        } catch {
+            throw failure("RSA decryption failed: the console's encryption public key is not this private key's half", underlying: error)
+        }
+        let number = String(decoding: plaintext.filter { $0 != 0 && $0 != 0x20 && $0 != 0x0A && $0 != 0x0D }, as: UTF8.self)
+        guard isMainland(number) else {
+            throw failure("decrypted msisdn is not an 11-digit mainland number (\(plaintext.count) bytes): the console's encryption key likely differs from this private key")
+        }
+        return number
+    }
+
+    private static func decodeCiphertext(_ text: String, length: Int) -> [UInt8]? {
+        if let bytes = Hex.decode(text), bytes.count == length { return bytes }
+        if let data = Data(base64Encoded: text), data.count == length { return [UInt8](data) }
+        return nil
+    }
+
+    private static func failure(_ detail: String, underlying: (any Error & Sendable)? = nil) -> PassgateError {
+        PassgateError(
+            .msisdnDecryptFailed, .decryption(detail: detail),
+            message: PassgateError.Code.msisdnDecryptFailed.defaultMessage + " (\(detail))", underlying: underlying
+        )
+    }
+}

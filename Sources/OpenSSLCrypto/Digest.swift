@@ -1,0 +1,47 @@
+import COpenSSL
+
+/// One-shot message digests and HMAC through OpenSSL 3's EVP interface.
+public enum Digest {
+    /// MD5 of `data` (16 bytes). Only for carrier protocols that require it, never for secrets at rest.
+    public static func md5(_ data: some Sequence<UInt8>) throws -> [UInt8] {
+        try digest(data, algorithm: FetchedAlgorithms.shared.md5, name: "MD5", length: 16)
+    }
+
+    /// SHA-256 of `data` (32 bytes).
+    public static func sha256(_ data: some Sequence<UInt8>) throws -> [UInt8] {
+        try digest(data, algorithm: FetchedAlgorithms.shared.sha256, name: "SHA256", length: 32)
+    }
+
+    /// HMAC-SHA256 of `data` under `key` (32 bytes).
+    public static func hmacSHA256(key: some Sequence<UInt8>, data: some Sequence<UInt8>) throws -> [UInt8] {
+        guard let mac = FetchedAlgorithms.shared.hmac else {
+            throw OpenSSLError(operation: .hmac, reason: "HMAC is not available from the loaded OpenSSL providers")
+        }
+        let key = Array(key)
+        let data = Array(data)
+        var output = [UInt8](repeating: 0, count: 32)
+        var length = 0
+        try OpenSSLErrorQueue.run {
+            let ok = COpenSSL_hmac(mac, "SHA256", key, key.count, data, data.count, &output, output.count, &length)
+            guard ok == 1, length == 32 else { throw OpenSSLErrorQueue.failure(.hmac, "HMAC-SHA256 failed") }
+        }
+        return output
+    }
+
+    private static func digest(
+        _ data: some Sequence<UInt8>, algorithm: OpaquePointer?, name: String, length: Int
+    ) throws -> [UInt8] {
+        guard let algorithm else {
+            throw OpenSSLError(operation: .digest, reason: "\(name) is not available from the loaded OpenSSL providers")
+        }
+        let data = Array(data)
+        var output = [UInt8](repeating: 0, count: length)
+        var written: UInt32 = 0
+        try OpenSSLErrorQueue.run {
+            guard EVP_Digest(data, data.count, &output, &written, algorithm, nil) == 1, Int(written) == length else {
+                throw OpenSSLErrorQueue.failure(.digest, "\(name) digest failed")
+            }
+        }
+        return output
+    }
+}

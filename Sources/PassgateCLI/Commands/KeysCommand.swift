@@ -1,0 +1,63 @@
+import ArgumentParser
+import Foundation
+import OpenSSLCrypto
+
+/// `passgate keys …`: key material in the forms carrier consoles want.
+struct KeysCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "keys",
+        abstract: "Generate and inspect RSA keys.",
+        subcommands: [KeysGenerateCommand.self]
+    )
+}
+
+/// `passgate keys generate`: a PKCS#8 private key and the console's single-line base64 public key.
+struct KeysGenerateCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "generate",
+        abstract: "Generate an RSA key pair: private.pem (PKCS#8), public.pem, and public.b64 for the CMCC console."
+    )
+
+    @Option(help: "Key size in bits (1024-4096).")
+    var bits = 2048
+
+    @Option(help: "Directory to write into (created if missing).")
+    var out: String
+
+    @Flag(help: "Overwrite existing key files.")
+    var force = false
+
+    func run() throws {
+        try reportingErrors {
+            guard supportedRSABits.contains(bits) else {
+                throw CLIError(.usage, "--bits must be between \(supportedRSABits.lowerBound) and \(supportedRSABits.upperBound), got \(bits)")
+            }
+            let key = try RSAPrivateKey.generate(bits: bits)
+            let files = [
+                ("private.pem", try key.pkcs8PEM(), 0o600),
+                ("public.pem", try key.publicKey.pem(), 0o644),
+                ("public.b64", try key.publicKey.base64DER() + "\n", 0o644),
+            ]
+            let manager = FileManager.default
+            do {
+                try manager.createDirectory(atPath: out, withIntermediateDirectories: true)
+            } catch {
+                throw CLIError(.cannotCreate, "--out: cannot create directory '\(out)': \(error.localizedDescription)")
+            }
+            for (name, _, _) in files where manager.fileExists(atPath: "\(out)/\(name)") && !force {
+                throw CLIError(.cannotCreate, "'\(out)/\(name)' exists; pass --force to overwrite (the old key will be lost)")
+            }
+            for (name, content, mode) in files {
+                let path = "\(out)/\(name)"
+                // Create with the final mode, so the private key is never briefly world-readable.
+                guard manager.createFile(atPath: path, contents: Data(content.utf8), attributes: [.posixPermissions: mode]) else {
+                    throw CLIError(.cannotCreate, "cannot write '\(path)'")
+                }
+                try? manager.setAttributes([.posixPermissions: mode], ofItemAtPath: path)
+            }
+            print("Wrote \(out)/private.pem (PKCS#8, \(bits) bits, mode 600), \(out)/public.pem, \(out)/public.b64")
+            print("Public key for the CMCC console (base64 DER):")
+            print(try key.publicKey.base64DER())
+        }
+    }
+}

@@ -1,0 +1,17 @@
+import ArgumentParser
+
+/// The `passgate` command line: the tools an integrator needs when the carrier says no.
+@available(macOS 10.15, macCatalyst 13, iOS 13, tvOS 13, watchOS 6, *)
+public struct PassgateCommand: AsyncParsableCommand {
+    public static let configuration = CommandConfiguration(
+        commandName: "passgate",
+        abstract: "Carrier one-click-login gateway: exchange SDK tokens for phone numbers.",
+        discussion: """
+            Exit codes: 0 success, 64 bad arguments, 65 malformed input (key, ciphertext), \
+            66 unreadable file or unset variable, 73 cannot write output.
+            """,
+        subcommands: [SignCommand.self, KeysCommand.self, DecryptMSISDNCommand.self]
+    )
+
+    public init() {}
+}

@@ -1,0 +1,33 @@
+import ArgumentParser
+import Foundation
+
+/// A command failure with a message for the terminal and a sysexits(3) exit code.
+struct CLIError: Error, CustomStringConvertible {
+    /// sysexits codes, so scripts can tell a typo from a broken key.
+    enum Status: Int32 {
+        case usage = 64
+        case dataError = 65
+        case noInput = 66
+        case cannotCreate = 73
+    }
+
+    let status: Status
+    let description: String
+
+    init(_ status: Status, _ description: String) {
+        self.status = status
+        self.description = description
+    }
+}
+
+extension ParsableCommand {
+    /// Runs `body`, turning a `CLIError` into its message on stderr and its exit code.
+    func reportingErrors(_ body: () throws -> Void) throws {
+        do {
+            try body()
+        } catch let error as CLIError {
+            FileHandle.standardError.write(Data("error: \(error.description)\n".utf8))
+            throw ExitCode(error.status.rawValue)
+        }
+    }
+}
