@@ -21,6 +21,9 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-metrics", from: "2.5.0"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.6.0"),
         .package(url: "https://github.com/apple/swift-nio", from: "2.80.0"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.0"),
+        .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.0"),
+        .package(url: "https://github.com/jpsim/Yams", from: "6.0.0"),
     ],
     targets: [
         // MARK: C system libraries
@@ -60,11 +63,57 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
         .target(
+            name: "PassgateConfig",
+            dependencies: [
+                "OpenSSLCrypto",
+                "CarrierKit",
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "Yams", package: "Yams"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        .target(
+            name: "CarrierSandbox",
+            dependencies: [
+                "OpenSSLCrypto",
+                "CarrierKit",
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        .target(
+            name: "PassgateServer",
+            dependencies: [
+                "OpenSSLCrypto",
+                "CarrierKit",
+                "CurlTransport",
+                "PassgateConfig",
+                "CarrierSandbox",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "Metrics", package: "swift-metrics"),
+                .product(name: "Prometheus", package: "swift-prometheus"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "UnixSignals", package: "swift-service-lifecycle"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        .target(
             name: "PassgateCLI",
             dependencies: [
                 "OpenSSLCrypto",
                 "CarrierKit",
+                "PassgateConfig",
+                "CarrierSandbox",
+                "PassgateServer",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "UnixSignals", package: "swift-service-lifecycle"),
             ],
             swiftSettings: swiftSettings
         ),
@@ -95,6 +144,28 @@ let package = Package(
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "MetricsTestKit", package: "swift-metrics"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "PassgateConfigTests",
+            dependencies: ["PassgateConfig", "OpenSSLCrypto", "CarrierKit"],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "CarrierSandboxTests",
+            dependencies: ["CarrierSandbox", "CarrierKit", "OpenSSLCrypto", "CurlTransport"],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "PassgateServerTests",
+            dependencies: [
+                "PassgateServer", "PassgateConfig", "CarrierSandbox", "CarrierKit", "CurlTransport", "OpenSSLCrypto",
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "Yams", package: "Yams"),
             ],
             swiftSettings: swiftSettings
         ),

@@ -12,8 +12,9 @@ enum KeyText {
         guard !trimmed.isEmpty else {
             throw OpenSSLError(operation: .keyLoad, reason: "the \(kind) is empty")
         }
-        if trimmed.hasPrefix("-----BEGIN ") {
-            return try parsePEM(trimmed, kind: kind)
+        // `openssl pkcs12 -nodes` writes "Bag Attributes" lines before the armor: skip any preamble.
+        if let begin = trimmed.range(of: "-----BEGIN ") {
+            return try parsePEM(String(trimmed[begin.lowerBound...]), kind: kind)
         }
         guard let der = base64(trimmed) else {
             throw OpenSSLError(

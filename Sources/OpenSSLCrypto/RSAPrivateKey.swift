@@ -40,10 +40,14 @@ public struct RSAPrivateKey: Sendable {
                 return d2i_AutoPrivateKey(nil, &cursor, buffer.count)
             }
             guard let parsed else {
+                // Drain before probing for a public key: that probe clears this thread's queue.
+                let openSSLErrors = OpenSSLErrorQueue.drain()
                 if (try? RSAPublicKey(der: der)) != nil {
                     throw OpenSSLError(operation: .keyLoad, reason: "this DER is a public key; the private key is needed")
                 }
-                throw OpenSSLErrorQueue.failure(.keyLoad, "the private key DER is not a PKCS#1 or PKCS#8 private key")
+                throw OpenSSLError(
+                    operation: .keyLoad, reason: "the private key DER is not a PKCS#1 or PKCS#8 private key", openSSLErrors: openSSLErrors
+                )
             }
             return try EVPKey(taking: parsed).checkedRSA(kind: "private key")
         }

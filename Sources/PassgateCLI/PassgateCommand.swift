@@ -7,10 +7,10 @@ public struct PassgateCommand: AsyncParsableCommand {
         commandName: "passgate",
         abstract: "Carrier one-click-login gateway: exchange SDK tokens for phone numbers.",
         discussion: """
-            Exit codes: 0 success, 64 bad arguments, 65 malformed input (key, ciphertext), \
+            Exit codes: 0 success, 64 bad arguments, 65 malformed input (key, ciphertext), 78 invalid configuration, \
             66 unreadable file or unset variable, 73 cannot write output.
             """,
-        subcommands: [SignCommand.self, KeysCommand.self, DecryptMSISDNCommand.self]
+        subcommands: [ServeCommand.self, SandboxCommand.self, CheckConfigCommand.self, SignCommand.self, KeysCommand.self, DecryptMSISDNCommand.self]
     )
 
     public init() {}

@@ -5,7 +5,7 @@ import Testing
 struct PassgateErrorTests {
     /// The design's error table, written out independently of the code.
     static let contract: [(String, Int, Bool)] = [
-        ("invalid_request", 400, false), ("unauthenticated", 401, false), ("app_forbidden", 403, false),
+        ("invalid_request", 400, false), ("not_found", 404, false), ("method_not_allowed", 405, false), ("unauthenticated", 401, false), ("app_forbidden", 403, false),
         ("app_unknown", 404, false), ("payload_too_large", 413, false), ("unsupported_media_type", 415, false),
         ("token_invalid", 422, false), ("token_wrong_product", 422, false), ("token_app_mismatch", 422, false),
         ("rate_limited", 429, true), ("signature_rejected", 502, false), ("app_not_enabled", 502, false),

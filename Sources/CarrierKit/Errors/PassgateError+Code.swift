@@ -2,6 +2,8 @@ extension PassgateError {
     /// The stable error codes of the REST contract (`design.md`, "Errors"). Never rename one.
     public enum Code: String, Sendable, CaseIterable, Codable {
         case invalidRequest = "invalid_request"
+        case notFound = "not_found"
+        case methodNotAllowed = "method_not_allowed"
         case unauthenticated = "unauthenticated"
         case appForbidden = "app_forbidden"
         case appUnknown = "app_unknown"
@@ -30,7 +32,8 @@ extension PassgateError {
             case .invalidRequest: 400
             case .unauthenticated: 401
             case .appForbidden: 403
-            case .appUnknown: 404
+            case .appUnknown, .notFound: 404
+            case .methodNotAllowed: 405
             case .payloadTooLarge: 413
             case .unsupportedMediaType: 415
             case .tokenInvalid, .tokenWrongProduct, .tokenAppMismatch: 422
@@ -65,6 +68,8 @@ extension PassgateError {
         public var defaultMessage: String {
             switch self {
             case .invalidRequest: "The request is malformed."
+            case .notFound: "No such endpoint: see openapi.yaml for the API."
+            case .methodNotAllowed: "This endpoint does not accept this HTTP method: see openapi.yaml."
             case .unauthenticated: "Missing or unknown API key: send 'Authorization: Bearer <key>'."
             case .appForbidden: "This API key is not granted this appId."
             case .appUnknown: "This appId is not configured in Passgate."

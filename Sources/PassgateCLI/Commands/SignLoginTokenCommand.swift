@@ -43,7 +43,7 @@ struct SignLoginTokenCommand: ParsableCommand {
             try PinnedRequestOptions.checkPlain(token, option: "--token")
             let signing: CMCCLoginSigning
             switch (secret, privateKey) {
-            case (let secret?, nil): signing = .md5(secret: try SecretReference.resolve(secret, option: "--secret"))
+            case (let secret?, nil): signing = .md5(secret: try CLISecrets.resolve(secret, option: "--secret"))
             case (nil, let path?): signing = .rsa(privateKey: try KeyLoading.privateKey(path: path))
             default: throw CLIError(.usage, "give exactly one of --secret (MD5 mode) or --private-key (RSA mode)")
             }

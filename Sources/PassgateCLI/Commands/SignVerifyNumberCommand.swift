@@ -40,7 +40,7 @@ struct SignVerifyNumberCommand: ParsableCommand {
             guard MSISDN.isMainland(phone) else {
                 throw CLIError(.usage, "--phone must be an 11-digit mainland mobile number (1[3-9] + 9 digits), got '\(phone)'")
             }
-            let key = try SecretReference.resolve(appKey, option: "--app-key")
+            let key = try CLISecrets.resolve(appKey, option: "--app-key")
             let stamp = try PinnedRequestOptions.checkTimestamp(timestamp, option: "--timestamp")
             let request = try CMCCVerifyRequest(
                 appId: appId, token: token, phoneNumber: phone, keying: .appKey(key),

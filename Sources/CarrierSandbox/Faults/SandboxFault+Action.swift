@@ -1,0 +1,43 @@
+import CarrierKit
+
+extension SandboxFault {
+    /// What the connection gets for a carrier call whose real reply is `outcome`.
+    func action(for outcome: CarrierOutcome) -> SandboxAnswer.Action {
+        let json = SandboxAnswer.jsonContentType
+        let html = "text/html;charset=UTF-8"
+        switch self {
+        case .none:
+            return .respond(status: 200, contentType: json, body: outcome.reply(echo: outcome.echo).bytes, headers: [])
+        case .http500:
+            return .respond(status: 500, contentType: html, body: Self.page("500 Internal Server Error"), headers: [])
+        case .http502:
+            return .respond(status: 502, contentType: html, body: Self.page("502 Bad Gateway"), headers: [])
+        case .html:
+            return .respond(status: 200, contentType: html, body: Self.page("系统繁忙，请稍后再试 (system busy)"), headers: [])
+        case .truncatedJSON:
+            let body = outcome.reply(echo: outcome.echo).bytes
+            return .respond(status: 200, contentType: json, body: Array(body.prefix(body.count / 2)), headers: [])
+        case .wrongInResponseTo:
+            var other = MessageID.make()
+            while other == outcome.echo { other = MessageID.make() }
+            return .respond(status: 200, contentType: json, body: outcome.reply(echo: other).bytes, headers: [])
+        case .connectionReset:
+            return .reset
+        case .noAnswer:
+            return .hold
+        }
+    }
+
+    private static func page(_ title: String) -> [UInt8] {
+        Array("""
+        <html>
+        <head><title>\(title)</title></head>
+        <body>
+        <center><h1>\(title)</h1></center>
+        <hr><center>nginx</center>
+        </body>
+        </html>
+
+        """.utf8)
+    }
+}

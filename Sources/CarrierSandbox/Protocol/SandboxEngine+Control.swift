@@ -1,0 +1,115 @@
+import CarrierKit
+import Logging
+import Synchronization
+
+extension SandboxEngine {
+    static let maxBatch = 10_000
+
+    /// Mints `count` tokens for a registered app and a mainland number.
+    func mint(appId: String, phoneNumber: String, product: SandboxProduct, count: Int = 1) throws(SandboxError) -> [String] {
+        try checkMintTarget(appId: appId, phoneNumber: phoneNumber)
+        let now = clock.nowMilliseconds()
+        var tokens: [String] = []
+        tokens.reserveCapacity(count)
+        for _ in 0..<count {
+            guard let token = try? SandboxToken.make(nowMs: now) else {
+                throw SandboxError(.invalidField, message: "the CSPRNG failed; no token was minted")
+            }
+            tokens.append(token)
+        }
+        try ledger.withLock { ledger throws(SandboxError) in
+            try ledger.add(tokens, appId: appId, phoneNumber: phoneNumber, product: product, now: now)
+        }
+        return tokens
+    }
+
+    /// Registers a caller-chosen token (a published test vector, a fixture) as if minted now.
+    func register(token: String, appId: String, phoneNumber: String, product: SandboxProduct) throws(SandboxError) {
+        try checkMintTarget(appId: appId, phoneNumber: phoneNumber)
+        guard SandboxToken.hasTokenShape(token) else {
+            throw .field("token", "must look like an SDK token: STsid, 16+ digits, base62, 50-60 characters")
+        }
+        let now = clock.nowMilliseconds()
+        try ledger.withLock { ledger throws(SandboxError) in
+            try ledger.add([token], appId: appId, phoneNumber: phoneNumber, product: product, now: now)
+        }
+    }
+
+    private func checkMintTarget(appId: String, phoneNumber: String) throws(SandboxError) {
+        guard apps[appId] != nil else {
+            let known = apps.keys.sorted().joined(separator: ", ")
+            throw SandboxError(.unknownApp, field: "appId", message: "appId: \(appId) is not a sandbox app (known: \(known))")
+        }
+        guard MSISDN.isMainland(phoneNumber) else {
+            throw .field("phoneNumber", "must be an 11-digit mainland mobile number (1[3-9] + 9 digits)")
+        }
+    }
+
+    /// `POST /sandbox/tokens {"appId", "phoneNumber", "product"?, "count"? (bench mode)}`.
+    func mintEndpoint(_ body: [UInt8]) -> SandboxAnswer {
+        guard let object = JSONValue.parse(body)?.object else { return .error(400, "body: must be a JSON object") }
+        guard let appId = object["appId"]?.string else { return .error(400, "appId: missing or not a string") }
+        guard let phoneNumber = object["phoneNumber"]?.string else { return .error(400, "phoneNumber: missing or not a string") }
+        var product = SandboxProduct.login
+        if let value = object["product"] {
+            guard let parsed = value.string.flatMap(SandboxProduct.init(rawValue:)) else {
+                return .error(400, "product: must be \"login\" or \"verify\"")
+            }
+            product = parsed
+        }
+        var count: Int?
+        if let value = object["count"] {
+            guard configuration.benchMode else { return .error(400, "count: batch minting needs the sandbox in benchMode") }
+            guard let number = value.integer, (1...Self.maxBatch).contains(number) else {
+                return .error(400, "count: must be an integer from 1 to \(Self.maxBatch)")
+            }
+            count = number
+        }
+        do throws(SandboxError) {
+            let tokens = try mint(appId: appId, phoneNumber: phoneNumber, product: product, count: count ?? 1)
+            let lifetime = configuration.tokenLifetimeSeconds
+            if count != nil { return .json(200, JSONWriter.encode(MintedBatch(tokens: tokens, expiresInSeconds: lifetime))) }
+            return .json(200, JSONWriter.encode(MintedToken(token: tokens[0], expiresInSeconds: lifetime)))
+        } catch {
+            return .error(400, error.message)
+        }
+    }
+
+    /// `PUT /sandbox/faults {"fault"?, "latencyMs"?}`.
+    func faultsEndpoint(_ body: [UInt8]) -> SandboxAnswer {
+        guard let object = JSONValue.parse(body)?.object else { return .error(400, "body: must be a JSON object") }
+        var fault: SandboxFault?
+        if let value = object["fault"] {
+            guard let parsed = value.string.flatMap(SandboxFault.init(rawValue:)) else {
+                return .error(400, "fault: must be one of \(SandboxFault.allCases.map(\.rawValue).joined(separator: ", "))")
+            }
+            fault = parsed
+        }
+        var latency: Int?
+        if let value = object["latencyMs"] {
+            guard let number = value.integer, (0...600_000).contains(number) else {
+                return .error(400, "latencyMs: must be an integer from 0 to 600000")
+            }
+            latency = number
+        }
+        guard fault != nil || latency != nil else { return .error(400, "body: give fault, latencyMs or both") }
+        runtime.withLock { settings in
+            if let fault { settings.fault = fault }
+            if let latency { settings.latencyMs = latency }
+        }
+        logger.info("sandbox faults changed", metadata: [
+            "fault": .string(fault?.rawValue ?? "unchanged"), "latencyMs": .string(latency.map(String.init) ?? "unchanged"),
+        ])
+        return SandboxAnswer(action: .respond(status: 204, contentType: nil, body: [], headers: []))
+    }
+}
+
+private struct MintedToken: Encodable {
+    var token: String
+    var expiresInSeconds: Int
+}
+
+private struct MintedBatch: Encodable {
+    var tokens: [String]
+    var expiresInSeconds: Int
+}

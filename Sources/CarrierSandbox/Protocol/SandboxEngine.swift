@@ -1,0 +1,103 @@
+import CarrierKit
+import Logging
+import Synchronization
+
+/// Settings that tests and demos change while the sandbox runs.
+struct RuntimeSettings: Sendable {
+    var fault: SandboxFault
+    var latencyMs: Int
+    var allowedClientIPs: Set<String>?
+}
+
+/// The sandbox's behaviour, free of networking: routes a complete request to its endpoint and
+/// decides the answer. Called concurrently from every event loop; state lives in `Mutex`es held
+/// only for short bookkeeping, never during crypto.
+final class SandboxEngine: Sendable {
+    let configuration: SandboxConfiguration
+    let apps: [String: SandboxApp]
+    let clock: any WallClock
+    let logger: Logger
+    let ledger: Mutex<SandboxLedger>
+    let runtime: Mutex<RuntimeSettings>
+
+    init(configuration: SandboxConfiguration, clock: any WallClock, logger: Logger) {
+        self.configuration = configuration
+        self.apps = Dictionary(configuration.apps.map { ($0.appId, $0) }, uniquingKeysWith: { _, last in last })
+        self.clock = clock
+        self.logger = logger
+        let quotas = self.apps.compactMapValues(\.quota)
+        self.ledger = Mutex(SandboxLedger(
+            lifetimeMs: Int64(configuration.tokenLifetimeSeconds) * 1000, benchMode: configuration.benchMode, quotas: quotas
+        ))
+        self.runtime = Mutex(RuntimeSettings(
+            fault: configuration.fault, latencyMs: max(0, configuration.latencyMs),
+            allowedClientIPs: configuration.allowedClientIPs.map { Set($0.map(SandboxRequest.unmapped)) }
+        ))
+    }
+
+    /// Routes one request.
+    func handle(_ request: SandboxRequest) -> SandboxAnswer {
+        switch request.path {
+        case CMCCLoginRequest.path:
+            guard request.method == "POST" else { return Self.methodNotAllowed(request, allowed: "POST") }
+            return carrierCall(.login, request)
+        case CMCCVerifyRequest.path:
+            guard request.method == "POST" else { return Self.methodNotAllowed(request, allowed: "POST") }
+            return carrierCall(.verify, request)
+        case "/sandbox/tokens":
+            guard request.method == "POST" else { return Self.methodNotAllowed(request, allowed: "POST") }
+            return mintEndpoint(request.body)
+        case "/sandbox/stats":
+            guard request.method == "GET" || request.method == "HEAD" else { return Self.methodNotAllowed(request, allowed: "GET") }
+            return .json(200, JSONWriter.encode(stats))
+        case "/sandbox/faults":
+            guard request.method == "PUT" else { return Self.methodNotAllowed(request, allowed: "PUT") }
+            return faultsEndpoint(request.body)
+        default:
+            return .error(404, "no route for \(request.method) \(request.path)")
+        }
+    }
+
+    var stats: SandboxStats { ledger.withLock { $0.stats } }
+
+    /// Validates a carrier call, records it, then lets the current fault shape the answer.
+    private func carrierCall(_ endpoint: CarrierOutcome.Endpoint, _ request: SandboxRequest) -> SandboxAnswer {
+        let settings = runtime.withLock { $0 }
+        let now = clock.nowMilliseconds()
+        let outcome = switch endpoint {
+        case .login: validateLogin(request, settings: settings, now: now)
+        case .verify: validateVerify(request, settings: settings, now: now)
+        }
+        ledger.withLock { ledger in
+            switch endpoint {
+            case .login:
+                ledger.stats.loginCalls += 1
+                ledger.stats.loginResultCodes[outcome.code, default: 0] += 1
+            case .verify:
+                ledger.stats.verifyCalls += 1
+                ledger.stats.verifyResultCodes[outcome.code, default: 0] += 1
+            }
+            if settings.fault != .none { ledger.stats.faultsApplied[settings.fault.rawValue, default: 0] += 1 }
+        }
+        var metadata: Logger.Metadata = [
+            "path": .string(request.path), "appid": .string(outcome.appId), "msgid": .string(outcome.echo),
+            "resultCode": .string(outcome.code), "fault": .string(settings.fault.rawValue),
+        ]
+        if let phone = outcome.phoneNumber { metadata["phone"] = .string(MSISDN.mask(phone)) }
+        logger.debug("carrier call", metadata: metadata)
+        var answer = SandboxAnswer(action: settings.fault.action(for: outcome))
+        answer.delayMs = settings.latencyMs
+        return answer
+    }
+
+    /// Whether `peerIP` may call the carrier endpoints under `settings`.
+    static func isAllowed(_ peerIP: String?, _ settings: RuntimeSettings) -> Bool {
+        guard let allowed = settings.allowedClientIPs else { return true }
+        guard let peerIP else { return false }
+        return allowed.contains(peerIP)
+    }
+
+    private static func methodNotAllowed(_ request: SandboxRequest, allowed: String) -> SandboxAnswer {
+        .error(405, "\(request.path) accepts \(allowed) only", headers: [("Allow", allowed)])
+    }
+}

@@ -1,0 +1,151 @@
+import NIOCore
+import NIOHTTP1
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Serves one connection: collects each request (body capped), asks the engine, then answers
+/// after the injected latency, resets the connection, or holds it. Requests on a keep-alive
+/// connection are handled one at a time in order (NIO's pipelining helper sits in front).
+final class SandboxHTTPHandler: ChannelInboundHandler {
+    typealias InboundIn = HTTPServerRequestPart
+    typealias OutboundOut = HTTPServerResponsePart
+
+    private enum State {
+        case idle
+        case reading(HTTPRequestHead, ByteBuffer)
+        /// The body exceeds the cap: drop it and answer 413 at its end.
+        case discarding(HTTPRequestHead)
+        /// Already answered (413 before an `Expect: 100-continue` body); ignore the rest.
+        case rejected
+    }
+
+    private let engine: SandboxEngine
+    private let maxBodyBytes: Int
+    private var state = State.idle
+    private var active = true
+
+    init(engine: SandboxEngine, maxBodyBytes: Int) {
+        self.engine = engine
+        self.maxBodyBytes = maxBodyBytes
+    }
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        switch (unwrapInboundIn(data), state) {
+        case (.head(let head), _):
+            let declared = head.headers.first(name: "content-length").flatMap(Int.init) ?? 0
+            let expectsContinue = head.headers.first(name: "expect")?.lowercased() == "100-continue"
+            if declared > maxBodyBytes {
+                if expectsContinue {
+                    state = .rejected
+                    respondTooLarge(context: context, head: head)
+                } else {
+                    state = .discarding(head)
+                }
+                return
+            }
+            if expectsContinue {
+                context.writeAndFlush(wrapOutboundOut(.head(HTTPResponseHead(version: head.version, status: .continue))), promise: nil)
+            }
+            state = .reading(head, context.channel.allocator.buffer(capacity: max(declared, 0)))
+        case (.body(var chunk), .reading(let head, var body)):
+            if body.readableBytes + chunk.readableBytes > maxBodyBytes {
+                state = .discarding(head)
+            } else {
+                state = .idle  // release the stored buffer first, so appending does not copy it
+                body.writeBuffer(&chunk)
+                state = .reading(head, body)
+            }
+        case (.body, _):
+            break
+        case (.end, .reading(let head, let body)):
+            state = .idle
+            let request = SandboxRequest(
+                method: head.method.rawValue, uri: head.uri, body: Array(body.readableBytesView),
+                peerIP: context.channel.remoteAddress?.ipAddress
+            )
+            let answer = engine.handle(request)
+            let keepAlive = head.isKeepAlive
+            let version = head.version
+            guard answer.delayMs > 0 else {
+                perform(answer.action, context: context, version: version, keepAlive: keepAlive, method: head.method)
+                return
+            }
+            let bound = NIOLoopBound((self, context), eventLoop: context.eventLoop)
+            context.eventLoop.scheduleTask(in: .milliseconds(Int64(answer.delayMs))) {
+                let (handler, context) = bound.value
+                handler.perform(answer.action, context: context, version: version, keepAlive: keepAlive, method: head.method)
+            }
+        case (.end, .discarding(let head)):
+            state = .idle
+            respondTooLarge(context: context, head: head)
+        case (.end, _):
+            state = .idle
+        }
+    }
+
+    func channelInactive(context: ChannelHandlerContext) {
+        active = false
+        context.fireChannelInactive()
+    }
+
+    func errorCaught(context: ChannelHandlerContext, error: any Error) {
+        context.close(promise: nil)
+    }
+
+    private func respondTooLarge(context: ChannelHandlerContext, head: HTTPRequestHead) {
+        let body = JSONWriter.object(["error": "request body exceeds \(maxBodyBytes) bytes"])
+        perform(
+            .respond(status: 413, contentType: SandboxAnswer.jsonContentType, body: body, headers: []),
+            context: context, version: head.version, keepAlive: false, method: head.method
+        )
+    }
+
+    private func perform(
+        _ action: SandboxAnswer.Action, context: ChannelHandlerContext, version: HTTPVersion, keepAlive: Bool, method: HTTPMethod
+    ) {
+        guard active else { return }
+        switch action {
+        case .respond(let status, let contentType, let body, let extra):
+            var headers = HTTPHeaders()
+            if let contentType { headers.add(name: "Content-Type", value: contentType) }
+            headers.add(name: "Content-Length", value: String(body.count))
+            for (name, value) in extra { headers.add(name: name, value: value) }
+            if !keepAlive {
+                headers.add(name: "Connection", value: "close")
+            } else if version.major == 1, version.minor == 0 {
+                headers.add(name: "Connection", value: "keep-alive")
+            }
+            let head = HTTPResponseHead(version: version, status: HTTPResponseStatus(statusCode: status), headers: headers)
+            context.write(wrapOutboundOut(.head(head)), promise: nil)
+            if !body.isEmpty, method != .HEAD {
+                context.write(wrapOutboundOut(.body(.byteBuffer(context.channel.allocator.buffer(bytes: body)))), promise: nil)
+            }
+            let done = context.writeAndFlush(wrapOutboundOut(.end(nil)))
+            if !keepAlive {
+                let channel = context.channel
+                done.whenComplete { _ in channel.close(promise: nil) }
+            }
+        case .reset:
+            resetConnection(context.channel)
+        case .hold:
+            break
+        }
+    }
+
+    /// Closes with `SO_LINGER {on, 0}`: the kernel discards the socket with a RST instead of a FIN.
+    private func resetConnection(_ channel: any Channel) {
+        guard let provider = channel as? any SocketOptionProvider else {
+            channel.close(promise: nil)
+            return
+        }
+        provider.setSoLinger(linger(l_onoff: 1, l_linger: 0)).whenComplete { _ in
+            channel.close(promise: nil)
+        }
+    }
+}

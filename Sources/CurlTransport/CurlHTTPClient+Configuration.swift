@@ -1,0 +1,61 @@
+extension CurlHTTPClient {
+    /// Settings shared by every request a ``CurlHTTPClient`` sends.
+    ///
+    /// Units are part of the names. What is deliberately *not* configurable: TLS peer and host
+    /// verification are always on, the minimum TLS version is 1.2, redirects are never followed and
+    /// only `http` and `https` URLs are accepted. A carrier call that silently talks to the wrong
+    /// peer would leak one-time tokens, so there is no switch to turn those off.
+    ///
+    /// | field | default | meaning |
+    /// |---|---|---|
+    /// | `connectTimeoutMs` | 1000 | TCP connect plus TLS handshake (and proxy tunnel) |
+    /// | `timeoutMs` | 3000 | whole transfer, from the moment it starts (queueing excluded) |
+    /// | `maxConnections` | 32 | idle keep-alive connections kept for reuse |
+    /// | `maxConcurrentTransfers` | 256 | transfers on the wire at once; the rest wait in a queue |
+    /// | `maxResponseBytes` | 1 MiB | response body cap; larger bodies fail with `responseTooLarge` |
+    /// | `maxIdleConnectionSeconds` | 30 | an idle connection older than this is not reused |
+    /// | `caFile` / `caPath` | system store | trust anchors for the server certificate |
+    /// | `clientCertificateFile` / `clientKeyFile` | none | PEM client certificate and key (mutual TLS) |
+    /// | `proxy` | none | HTTP(S) proxy URL; `nil` also ignores `http_proxy`-style environment variables |
+    /// | `userAgent` | `passgate-curl/1` | `User-Agent` header unless the request sets one |
+    /// | `shutdownGracePeriodMs` | 5000 | how long a graceful shutdown lets in-flight transfers finish |
+    public struct Configuration: Sendable {
+        /// Maximum time for the TCP connect, the proxy tunnel and the TLS handshake, in milliseconds.
+        public var connectTimeoutMs: Int = 1_000
+        /// Maximum time for a whole transfer once it has started, in milliseconds.
+        public var timeoutMs: Int = 3_000
+        /// Size of the keep-alive pool: idle connections kept open for reuse.
+        public var maxConnections: Int = 32
+        /// Transfers running at the same time; excess requests wait in a FIFO queue, they do not fail.
+        public var maxConcurrentTransfers: Int = 256
+        /// Largest accepted response body, in bytes.
+        public var maxResponseBytes: Int = 1 << 20
+        /// Idle connections older than this are closed instead of reused, so a request is rarely
+        /// written onto a connection the server has already timed out.
+        public var maxIdleConnectionSeconds: Int = 30
+        /// PEM bundle of CA certificates to verify the server with (`CURLOPT_CAINFO`).
+        public var caFile: String?
+        /// Directory of hashed CA certificates (`CURLOPT_CAPATH`).
+        public var caPath: String?
+        /// PEM client certificate for mutual TLS (`CURLOPT_SSLCERT`).
+        public var clientCertificateFile: String?
+        /// PEM private key of the client certificate (`CURLOPT_SSLKEY`).
+        public var clientKeyFile: String?
+        /// HTTP or HTTPS proxy URL, for example `http://egress-proxy:3128`.
+        public var proxy: String?
+        /// Value of the `User-Agent` header.
+        public var userAgent: String = "passgate-curl/1"
+        /// Grace period used by ``CurlHTTPClient/run()`` on graceful shutdown and by
+        /// ``CurlHTTPClient/shutdown(gracePeriodMs:)`` when no period is given, in milliseconds.
+        public var shutdownGracePeriodMs: Int = 5_000
+
+        /// A configuration with every default listed in the table above.
+        public init() {}
+
+        /// A configuration with the timeouts most callers set, everything else defaulted.
+        public init(connectTimeoutMs: Int, timeoutMs: Int) {
+            self.connectTimeoutMs = connectTimeoutMs
+            self.timeoutMs = timeoutMs
+        }
+    }
+}

@@ -1,0 +1,92 @@
+extension CurlHTTPClient {
+    /// An HTTP method. A struct rather than an enum so unusual methods stay expressible.
+    public struct Method: RawRepresentable, Hashable, Sendable, CustomStringConvertible {
+        /// The method token as sent on the wire, for example `POST`.
+        public var rawValue: String
+
+        /// A method from its wire token.
+        public init(rawValue: String) {
+            self.rawValue = rawValue
+        }
+
+        public static let get = Method(rawValue: "GET")
+        public static let post = Method(rawValue: "POST")
+        public static let put = Method(rawValue: "PUT")
+        public static let patch = Method(rawValue: "PATCH")
+        public static let delete = Method(rawValue: "DELETE")
+        public static let head = Method(rawValue: "HEAD")
+
+        /// The wire token.
+        public var description: String { rawValue }
+    }
+
+    /// One HTTP request. Only `http` and `https` URLs are accepted; redirects are not followed.
+    public struct Request: Sendable {
+        /// The HTTP method.
+        public var method: Method
+        /// Absolute URL, for example `https://www.cmpassport.com/unisdk/rsapi/loginTokenValidate`.
+        public var url: String
+        /// Header fields in the order they are sent. Names and values must not contain CR, LF or NUL.
+        public var headers: [(name: String, value: String)]
+        /// Request body; sent for any method when not empty.
+        public var body: [UInt8]
+        /// Overrides ``Configuration/connectTimeoutMs`` for this request.
+        public var connectTimeoutMs: Int?
+        /// Overrides ``Configuration/timeoutMs`` for this request.
+        public var timeoutMs: Int?
+
+        /// A request; without a `Content-Type` header a POST body is labelled
+        /// `application/x-www-form-urlencoded` by libcurl, so set it for JSON.
+        public init(
+            method: Method = .get,
+            url: String,
+            headers: [(name: String, value: String)] = [],
+            body: [UInt8] = [],
+            connectTimeoutMs: Int? = nil,
+            timeoutMs: Int? = nil
+        ) {
+            self.method = method
+            self.url = url
+            self.headers = headers
+            self.body = body
+            self.connectTimeoutMs = connectTimeoutMs
+            self.timeoutMs = timeoutMs
+        }
+    }
+}
+
+extension CurlHTTPClient.Request {
+    /// The host part of ``url``, for error messages and logs; `nil` when the URL has none.
+    var host: String? {
+        guard let schemeEnd = url.firstRange(of: "://") else { return nil }
+        var authority = url[schemeEnd.upperBound...].prefix { $0 != "/" && $0 != "?" && $0 != "#" }
+        if let at = authority.lastIndex(of: "@") {
+            authority = authority[authority.index(after: at)...]
+        }
+        if authority.hasPrefix("["), let close = authority.firstIndex(of: "]") {
+            return String(authority[authority.index(after: authority.startIndex)..<close])
+        }
+        let host = authority.prefix { $0 != ":" }
+        return host.isEmpty ? nil : String(host)
+    }
+
+    /// Why the request cannot be sent as given, or `nil`. Curl would either reject these itself
+    /// with a vague code or, worse, send a header split in two.
+    var validationProblem: String? {
+        if url.utf8.contains(0) || url.utf8.contains(where: { $0 == 13 || $0 == 10 || $0 == 32 }) {
+            return "the URL contains a space, CR, LF or NUL"
+        }
+        if method.rawValue.isEmpty || method.rawValue.utf8.contains(where: { $0 <= 32 || $0 >= 127 }) {
+            return "the HTTP method '\(method.rawValue)' is not a token"
+        }
+        for (name, value) in headers {
+            if name.isEmpty || name.utf8.contains(where: { $0 <= 32 || $0 == 58 || $0 >= 127 }) {
+                return "the header name '\(name)' is empty or contains a space, colon or control character"
+            }
+            if value.utf8.contains(where: { $0 == 13 || $0 == 10 || $0 == 0 }) {
+                return "the value of header '\(name)' contains CR, LF or NUL"
+            }
+        }
+        return nil
+    }
+}

@@ -1,0 +1,132 @@
+import CCurl
+
+extension CurlTransfer {
+    /// Why configuring the easy handle failed.
+    struct SetupProblem {
+        let kind: CurlTransportError.Kind
+        let message: String
+    }
+
+    /// Sets every `CURLOPT_*` for this request; `nil` on success.
+    func applyOptions(_ configuration: CurlHTTPClient.Configuration) -> SetupProblem? {
+        let context = Unmanaged.passUnretained(self).toOpaque()
+        var failed: [String] = []
+        func check(_ code: CURLcode, _ name: String) {
+            if code != CURLE_OK { failed.append("\(name) (curl \(code.rawValue))") }
+        }
+
+        // Signals are process-wide and the engine thread is not the only thread: never let curl use them.
+        check(CCurl_easy_setopt_long(easy, CURLOPT_NOSIGNAL, 1), "NOSIGNAL")
+        check(CCurl_easy_setopt_pointer(easy, CURLOPT_PRIVATE, context), "PRIVATE")
+        check(CCurl_easy_setopt_pointer(easy, CURLOPT_ERRORBUFFER, UnsafeMutableRawPointer(errorBuffer)), "ERRORBUFFER")
+        check(CCurl_easy_setopt_write_callback(easy, CURLOPT_WRITEFUNCTION, curlTransferBodyCallback), "WRITEFUNCTION")
+        check(CCurl_easy_setopt_pointer(easy, CURLOPT_WRITEDATA, context), "WRITEDATA")
+        check(CCurl_easy_setopt_write_callback(easy, CURLOPT_HEADERFUNCTION, curlTransferHeaderCallback), "HEADERFUNCTION")
+        check(CCurl_easy_setopt_pointer(easy, CURLOPT_HEADERDATA, context), "HEADERDATA")
+
+        if CCurl_easy_setopt_string(easy, CURLOPT_URL, request.url) != CURLE_OK {
+            return SetupProblem(kind: .invalidRequest, message: "libcurl rejected the URL (too long or malformed)")
+        }
+        // file://, ftp:// and friends would turn a config typo into a local file read.
+        check(CCurl_easy_setopt_string(easy, CURLOPT_PROTOCOLS_STR, "http,https"), "PROTOCOLS_STR")
+        check(CCurl_easy_setopt_long(easy, CURLOPT_FOLLOWLOCATION, 0), "FOLLOWLOCATION")
+        check(CCurl_easy_setopt_long(easy, CURLOPT_CONNECTTIMEOUT_MS, max(1, connectTimeoutMs)), "CONNECTTIMEOUT_MS")
+        check(CCurl_easy_setopt_long(easy, CURLOPT_TIMEOUT_MS, max(1, timeoutMs)), "TIMEOUT_MS")
+        // Rejects a declared Content-Length over the cap before the body is read; chunked bodies
+        // are caught by the write callback.
+        check(CCurl_easy_setopt_off_t(easy, CURLOPT_MAXFILESIZE_LARGE, curl_off_t(configuration.maxResponseBytes)), "MAXFILESIZE_LARGE")
+        check(CCurl_easy_setopt_long(easy, CURLOPT_MAXAGE_CONN, max(1, configuration.maxIdleConnectionSeconds)), "MAXAGE_CONN")
+        check(CCurl_easy_setopt_long(easy, CURLOPT_TCP_KEEPALIVE, 1), "TCP_KEEPALIVE")
+        // HTTP/2 when the server offers it over TLS; fails harmlessly if curl lacks nghttp2.
+        _ = CCurl_easy_setopt_long(easy, CURLOPT_HTTP_VERSION, Int(CURL_HTTP_VERSION_2TLS))
+        check(CCurl_easy_setopt_string(easy, CURLOPT_USERAGENT, configuration.userAgent), "USERAGENT")
+
+        if let problem = applyTLSOptions(configuration, check: check) { return problem }
+        if let problem = applyMethodAndBody(check: check) { return problem }
+        guard failed.isEmpty else {
+            return SetupProblem(kind: .internalError, message: "libcurl refused options: \(failed.joined(separator: ", "))")
+        }
+        return nil
+    }
+
+    private func applyTLSOptions(
+        _ configuration: CurlHTTPClient.Configuration, check: (CURLcode, String) -> Void
+    ) -> SetupProblem? {
+        // Verification is not configurable on purpose (see Configuration).
+        check(CCurl_easy_setopt_long(easy, CURLOPT_SSL_VERIFYPEER, 1), "SSL_VERIFYPEER")
+        check(CCurl_easy_setopt_long(easy, CURLOPT_SSL_VERIFYHOST, 2), "SSL_VERIFYHOST")
+        check(CCurl_easy_setopt_long(easy, CURLOPT_PROXY_SSL_VERIFYPEER, 1), "PROXY_SSL_VERIFYPEER")
+        check(CCurl_easy_setopt_long(easy, CURLOPT_PROXY_SSL_VERIFYHOST, 2), "PROXY_SSL_VERIFYHOST")
+        check(CCurl_easy_setopt_long(easy, CURLOPT_SSLVERSION, Int(CURL_SSLVERSION_TLSv1_2)), "SSLVERSION")
+        if let caFile = configuration.caFile {
+            check(CCurl_easy_setopt_string(easy, CURLOPT_CAINFO, caFile), "CAINFO")
+        }
+        if let caPath = configuration.caPath {
+            check(CCurl_easy_setopt_string(easy, CURLOPT_CAPATH, caPath), "CAPATH")
+        }
+        if let certificate = configuration.clientCertificateFile {
+            check(CCurl_easy_setopt_string(easy, CURLOPT_SSLCERT, certificate), "SSLCERT")
+        }
+        if let key = configuration.clientKeyFile {
+            check(CCurl_easy_setopt_string(easy, CURLOPT_SSLKEY, key), "SSLKEY")
+        }
+        // An empty proxy string also stops curl from honouring http_proxy/https_proxy variables,
+        // so the egress path is exactly what the configuration says.
+        if CCurl_easy_setopt_string(easy, CURLOPT_PROXY, configuration.proxy ?? "") != CURLE_OK {
+            return SetupProblem(kind: .proxyFailed, message: "libcurl rejected the proxy URL; check `proxy`")
+        }
+        return nil
+    }
+
+    private func applyMethodAndBody(check: (CURLcode, String) -> Void) -> SetupProblem? {
+        let method = request.method
+        let body = request.body
+        if method == .head {
+            check(CCurl_easy_setopt_long(easy, CURLOPT_NOBODY, 1), "NOBODY")
+        } else if method == .get && body.isEmpty {
+            check(CCurl_easy_setopt_long(easy, CURLOPT_HTTPGET, 1), "HTTPGET")
+        } else {
+            if method != .post {
+                check(CCurl_easy_setopt_string(easy, CURLOPT_CUSTOMREQUEST, method.rawValue), "CUSTOMREQUEST")
+            }
+            if method == .post || !body.isEmpty {
+                check(CCurl_easy_setopt_long(easy, CURLOPT_POST, 1), "POST")
+                check(CCurl_easy_setopt_off_t(easy, CURLOPT_POSTFIELDSIZE_LARGE, curl_off_t(body.count)), "POSTFIELDSIZE_LARGE")
+                // COPYPOSTFIELDS: curl keeps its own copy, so the body's storage need not outlive this call.
+                let code = body.withUnsafeBufferPointer { buffer in
+                    guard let base = buffer.baseAddress, !buffer.isEmpty else {
+                        return CCurl_easy_setopt_string(easy, CURLOPT_COPYPOSTFIELDS, "")
+                    }
+                    return base.withMemoryRebound(to: CChar.self, capacity: buffer.count) {
+                        CCurl_easy_setopt_string(easy, CURLOPT_COPYPOSTFIELDS, $0)
+                    }
+                }
+                check(code, "COPYPOSTFIELDS")
+            }
+        }
+
+        var list: UnsafeMutablePointer<curl_slist>?
+        var hasExpect = false
+        for (name, value) in request.headers {
+            hasExpect = hasExpect || name.lowercased() == "expect"
+            // "Name;" is curl's spelling for a header with an empty value ("Name:" would remove it).
+            let line = value.isEmpty ? "\(name);" : "\(name): \(value)"
+            guard let appended = curl_slist_append(list, line) else {
+                curl_slist_free_all(list)
+                return SetupProblem(kind: .internalError, message: "curl_slist_append failed (out of memory?)")
+            }
+            list = appended
+        }
+        if !hasExpect {
+            // No "Expect: 100-continue" round trip before larger bodies: it only adds latency.
+            guard let appended = curl_slist_append(list, "Expect:") else {
+                curl_slist_free_all(list)
+                return SetupProblem(kind: .internalError, message: "curl_slist_append failed (out of memory?)")
+            }
+            list = appended
+        }
+        headerList = list
+        check(CCurl_easy_setopt_slist(easy, CURLOPT_HTTPHEADER, list), "HTTPHEADER")
+        return nil
+    }
+}

@@ -1,0 +1,132 @@
+import CCurl
+
+/// One request on its way through libcurl, confined to the engine thread: created there, fed by
+/// libcurl's callbacks there (curl calls them from inside `curl_multi_perform`), destroyed there.
+///
+/// It owns the easy handle, the header list and the error buffer, which must all outlive the
+/// transfer; `deinit` frees them once the handle is off the multi handle.
+final class CurlTransfer {
+    let id: UInt64
+    let continuation: CheckedContinuation<CurlHTTPClient.Response, any Error>
+    let request: CurlHTTPClient.Request
+    let host: String?
+    let usesTLS: Bool
+    let easy: UnsafeMutableRawPointer
+    let errorBuffer: UnsafeMutablePointer<CChar>
+    var headerList: UnsafeMutablePointer<curl_slist>?
+    let connectTimeoutMs: Int
+    let timeoutMs: Int
+    let maxResponseBytes: Int
+    let viaProxy: Bool
+    let startedAt = ContinuousClock.now
+
+    var responseHeaders: [(name: String, value: String)] = []
+    var responseBody: [UInt8] = []
+    var responseCapExceeded = false
+
+    private init(
+        submission: CurlEngine.Submission, easy: UnsafeMutableRawPointer,
+        configuration: CurlHTTPClient.Configuration
+    ) {
+        self.id = submission.id
+        self.continuation = submission.continuation
+        self.request = submission.request
+        self.host = submission.request.host
+        self.usesTLS = submission.request.url.lowercased().hasPrefix("https:")
+        self.easy = easy
+        self.errorBuffer = .allocate(capacity: Int(CURL_ERROR_SIZE) + 1)
+        self.errorBuffer.initialize(repeating: 0, count: Int(CURL_ERROR_SIZE) + 1)
+        self.connectTimeoutMs = submission.request.connectTimeoutMs ?? configuration.connectTimeoutMs
+        self.timeoutMs = submission.request.timeoutMs ?? configuration.timeoutMs
+        self.maxResponseBytes = configuration.maxResponseBytes
+        self.viaProxy = !(configuration.proxy ?? "").isEmpty
+    }
+
+    deinit {
+        curl_easy_cleanup(easy)
+        curl_slist_free_all(headerList)
+        errorBuffer.deallocate()
+    }
+
+    /// A configured transfer ready for `curl_multi_add_handle`, or why the request cannot run.
+    static func make(
+        _ submission: CurlEngine.Submission, configuration: CurlHTTPClient.Configuration
+    ) -> Result<CurlTransfer, CurlTransportError> {
+        let host = submission.request.host
+        if let problem = submission.request.validationProblem {
+            return .failure(
+                CurlTransportError(kind: .invalidRequest, delivery: .notSent, message: "invalid request: \(problem)", host: host))
+        }
+        guard let easy = curl_easy_init() else {
+            return .failure(
+                CurlTransportError(kind: .internalError, delivery: .notSent, message: "curl_easy_init failed (out of memory?)", host: host))
+        }
+        let transfer = CurlTransfer(submission: submission, easy: easy, configuration: configuration)
+        if let problem = transfer.applyOptions(configuration) {
+            return .failure(CurlTransportError(kind: problem.kind, delivery: .notSent, message: problem.message, host: host))
+        }
+        return .success(transfer)
+    }
+
+    /// The transfer behind an easy handle that came back from `curl_multi_info_read`.
+    static func owner(of easy: UnsafeMutableRawPointer) -> CurlTransfer? {
+        var context: UnsafeMutableRawPointer?
+        guard CCurl_easy_getinfo_pointer(easy, CURLINFO_PRIVATE, &context) == CURLE_OK, let context else { return nil }
+        // Unretained: the engine's `active` table holds the only strong reference.
+        return Unmanaged<CurlTransfer>.fromOpaque(context).takeUnretainedValue()
+    }
+
+    // MARK: Callbacks (engine thread, inside curl_multi_perform)
+
+    func receiveBody(_ bytes: UnsafeRawBufferPointer) -> Int {
+        if responseBody.count + bytes.count > maxResponseBytes {
+            responseCapExceeded = true
+            return 0  // anything but bytes.count makes curl abort with CURLE_WRITE_ERROR
+        }
+        responseBody.append(contentsOf: bytes)
+        return bytes.count
+    }
+
+    func receiveHeaderLine(_ bytes: UnsafeRawBufferPointer) -> Int {
+        // Strip CR LF as bytes: as a String, "\r\n" is one Character and would not match "\r".
+        var end = bytes.count
+        while end > 0, bytes[end - 1] == 13 || bytes[end - 1] == 10 { end -= 1 }
+        let line = Substring(String(decoding: UnsafeRawBufferPointer(rebasing: bytes[..<end]), as: UTF8.self))
+        if line.hasPrefix("HTTP/") {
+            // A new status line: an interim 1xx response came first, forget its headers.
+            responseHeaders.removeAll()
+        } else if let colon = line.firstIndex(of: ":") {
+            let name = String(line[..<colon])
+            let value = line[line.index(after: colon)...].trimmingSpaces()
+            responseHeaders.append((name: name, value: value))
+        }
+        return bytes.count
+    }
+}
+
+extension Substring {
+    fileprivate func trimmingSpaces() -> String {
+        var text = self
+        while let first = text.first, first == " " || first == "\t" { text = text.dropFirst() }
+        while let last = text.last, last == " " || last == "\t" { text = text.dropLast() }
+        return String(text)
+    }
+}
+
+/// `CURLOPT_WRITEFUNCTION`: a file-scope function because C function pointers cannot capture.
+func curlTransferBodyCallback(
+    _ data: UnsafeMutablePointer<CChar>?, _ size: Int, _ count: Int, _ context: UnsafeMutableRawPointer?
+) -> Int {
+    guard let context else { return 0 }
+    let transfer = Unmanaged<CurlTransfer>.fromOpaque(context).takeUnretainedValue()
+    return transfer.receiveBody(UnsafeRawBufferPointer(start: data, count: size * count))
+}
+
+/// `CURLOPT_HEADERFUNCTION`: called once per header line, status line included.
+func curlTransferHeaderCallback(
+    _ data: UnsafeMutablePointer<CChar>?, _ size: Int, _ count: Int, _ context: UnsafeMutableRawPointer?
+) -> Int {
+    guard let context else { return 0 }
+    let transfer = Unmanaged<CurlTransfer>.fromOpaque(context).takeUnretainedValue()
+    return transfer.receiveHeaderLine(UnsafeRawBufferPointer(start: data, count: size * count))
+}

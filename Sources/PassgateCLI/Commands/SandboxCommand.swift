@@ -1,0 +1,52 @@
+import ArgumentParser
+import CarrierKit
+import CarrierSandbox
+import Foundation
+import Logging
+import PassgateConfig
+import PassgateServer
+import ServiceLifecycle
+import UnixSignals
+
+/// `passgate sandbox`: the CMCC emulator on its own, for integrating other clients against it.
+struct SandboxCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "sandbox",
+        abstract: "Run the CMCC sandbox standalone, emulating the apps of a Passgate config.",
+        discussion: "Faults: \(SandboxFault.allCases.map(\.rawValue).joined(separator: ", "))."
+    )
+
+    @OptionGroup var config: ConfigOptions
+
+    @Option(help: "Port (default: sandbox.port from the config).")
+    var port: Int?
+
+    @Option(help: "Inject a fault into every carrier reply.")
+    var fault: String?
+
+    @Option(name: .customLong("latency-ms"), help: "Delay every carrier reply.")
+    var latencyMs: Int?
+
+    @Flag(name: .customLong("bench"), help: "Bench mode: batch token minting, no per-number limit (signatures still verified).")
+    var bench = false
+
+    func run() async throws {
+        var configuration = try config.load()
+        if let port { configuration.sandbox.port = port }
+        if let latencyMs { configuration.sandbox.latencyMs = latencyMs }
+        if let fault {
+            guard SandboxFault(rawValue: fault) != nil else {
+                throw ValidationError("--fault must be one of \(SandboxFault.allCases.map(\.rawValue).joined(separator: ", "))")
+            }
+            configuration.sandbox.fault = fault
+        }
+        var settings = configuration.sandboxConfiguration
+        settings.benchMode = bench
+        let logger = PassgateRuntime(configuration: configuration).makeLogger(label: "passgate.sandbox")
+        let sandbox = CarrierSandbox(configuration: settings, logger: logger)
+        let bound = try await sandbox.start()
+        FileHandle.standardError.write(Data("CMCC sandbox on http://\(settings.host):\(bound) emulating \(settings.apps.map(\.appId).joined(separator: ", "))\n".utf8))
+        let group = ServiceGroup(configuration: .init(services: [sandbox], gracefulShutdownSignals: [.sigterm, .sigint], logger: logger))
+        try await group.run()
+    }
+}

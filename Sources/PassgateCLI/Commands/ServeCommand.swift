@@ -1,0 +1,62 @@
+import ArgumentParser
+import CarrierKit
+import Foundation
+import OpenSSLCrypto
+import PassgateConfig
+import PassgateServer
+import UnixSignals
+
+/// `passgate serve`: run the REST service (with the embedded CMCC sandbox when the config enables it).
+struct ServeCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "serve",
+        abstract: "Run the Passgate REST service.",
+        discussion: "Stops gracefully on SIGTERM or SIGINT. Configuration problems exit 78 before anything starts."
+    )
+
+    @OptionGroup var config: ConfigOptions
+
+    func run() async throws {
+        let configuration = try config.load()
+        let runtime = PassgateRuntime(configuration: configuration)
+        try await runtime.run(signals: [.sigterm, .sigint]) { endpoints in
+            guard let sandboxPort = endpoints.sandboxPort else { return }
+            FileHandle.standardError.write(Data(Walkthrough.text(configuration: configuration, apiPort: endpoints.apiPort, sandboxPort: sandboxPort).utf8))
+        }
+    }
+}
+
+/// The copy-paste tour printed when the embedded sandbox runs.
+enum Walkthrough {
+    /// The demo key of the shipped sandbox config (its SHA-256 is in `config/passgate.yaml`).
+    static let demoKey = "pg_sandbox_demo_key"
+
+    static func text(configuration: PassgateConfiguration, apiPort: Int, sandboxPort: Int) -> String {
+        let host = configuration.server.host
+        let demoHash = (try? Digest.sha256(Array(demoKey.utf8))) ?? []
+        let client = configuration.clients.first { $0.apiKeySHA256 == demoHash }
+        let key = client == nil ? "<your API key>" : demoKey
+        let app = configuration.apps.first { client?.apps.contains($0.appId) ?? true }?.appId ?? "<appId>"
+        let api = "http://\(host):\(apiPort)", sandbox = "http://\(configuration.sandbox.host):\(sandboxPort)"
+        return """
+
+            Passgate is up on \(api), talking to the embedded CMCC sandbox on \(sandbox).
+            Try it (the sandbox mints tokens the way the carrier SDK would):
+
+              TOKEN=$(curl -s -X POST \(sandbox)/sandbox/tokens -H 'Content-Type: application/json' \\
+                -d '{"appId":"\(app)","phoneNumber":"13800138000"}' | sed -E 's/.*"token":"([^"]+)".*/\\1/')
+              curl -s -X POST \(api)/v1/phone-number -H 'Authorization: Bearer \(key)' \\
+                -H 'Content-Type: application/json' -d "{\\"appId\\":\\"\(app)\\",\\"token\\":\\"$TOKEN\\"}"
+
+              # number verification needs a token minted for it:
+              TOKEN=$(curl -s -X POST \(sandbox)/sandbox/tokens -H 'Content-Type: application/json' \\
+                -d '{"appId":"\(app)","phoneNumber":"13800138000","product":"verify"}' | sed -E 's/.*"token":"([^"]+)".*/\\1/')
+              curl -s -X POST \(api)/v1/phone-number/verify -H 'Authorization: Bearer \(key)' \\
+                -H 'Content-Type: application/json' -d "{\\"appId\\":\\"\(app)\\",\\"token\\":\\"$TOKEN\\",\\"phoneNumber\\":\\"13800138000\\"}"
+
+            Health: curl \(api)/readyz   Metrics: curl \(api)/metrics   Stop: Ctrl-C
+
+
+            """
+    }
+}

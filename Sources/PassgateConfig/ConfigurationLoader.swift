@@ -1,0 +1,106 @@
+import Foundation
+
+/// Reads, validates and resolves a Passgate configuration file in one pass, reporting every
+/// problem at once (`ConfigurationError.problems`) so `passgate check-config` can list them all.
+///
+/// - Configuration keys (YAML; "override" is the environment variable that replaces the key's value):
+///   - `server` (mapping, optional): the REST listener
+///     - `host` (string, default: "127.0.0.1"; override `PASSGATE_SERVER_HOST`): address to listen on
+///     - `port` (int 0-65535, default: 8080; override `PASSGATE_SERVER_PORT`): 0 picks a free port (tests)
+///     - `maxBodyBytes` (int 1024-1048576, default: 16384; override `PASSGATE_SERVER_MAXBODYBYTES`): larger bodies get 413
+///     - `drainSeconds` (int 0-300, default: 5; override `PASSGATE_SERVER_DRAINSECONDS`): serving time after SIGTERM
+///   - `log` (mapping, optional)
+///     - `level` (string, default: "info"; override `PASSGATE_LOG_LEVEL`): trace, debug, info, notice, warning, error, critical
+///     - `format` (string, default: "json"; override `PASSGATE_LOG_FORMAT`): json or text
+///   - `state` (mapping, optional): the replay cache
+///     - `backend` (string, default: "memory"; override `PASSGATE_STATE_BACKEND`): memory (one instance) or redis (several)
+///     - `redisURL` (string, default: "redis://127.0.0.1:6379/0"; override `PASSGATE_STATE_REDISURL`):
+///       `redis://host[:port][/db]`, checked only when `backend` is redis
+///     - `replayTTLSeconds` (int 130-86400, default: 300; override `PASSGATE_STATE_REPLAYTTLSECONDS`): must outlast
+///       the carrier's 2-minute token life
+///     - `replayKey` (secret, optional; override `PASSGATE_STATE_REPLAYKEY`): HMAC key for replay-cache keys,
+///       64 hex characters or base64 of at least 32 bytes; absent means a random key per process (set it when
+///       several instances share Redis)
+///   - `providers` (mapping of provider id to mapping; only `cmcc` is supported)
+///     - `cmcc.baseURLs` (list of URLs, required unless `sandbox.enabled`): tried in order; absolute http(s), no query;
+///       https unless the host is loopback (127.0.0.0/8, ::1, localhost)
+///     - `cmcc.connectTimeoutMs` (int 50-60000, default: 1000; override `PASSGATE_PROVIDERS_CMCC_CONNECTTIMEOUTMS`)
+///     - `cmcc.timeoutMs` (int 100-120000 and > connectTimeoutMs, default: 3000; override `PASSGATE_PROVIDERS_CMCC_TIMEOUTMS`):
+///       the whole request
+///     - `cmcc.caFile` (path, optional; override `PASSGATE_PROVIDERS_CMCC_CAFILE`): PEM CA bundle, must be readable
+///     - `cmcc.proxy` (URL, optional; override `PASSGATE_PROVIDERS_CMCC_PROXY`): http(s)/socks egress proxy
+///   - `apps` (list of mappings, default: empty): carrier apps
+///     - `appId` (string, required, unique): letters and digits only, no whitespace (CMCC answers 103119 for stray spaces)
+///     - `provider` (string, default: "cmcc"): must be configured under `providers` (or be cmcc with the sandbox enabled)
+///     - `signMode` (string, required): md5 or rsa
+///     - `secret` (secret, required for md5): the MD5 sign secret (APPSecret, or the legacy appKey)
+///     - `appKey` (secret, optional): the number-verification HMAC key; without it verification is not enabled
+///     - `privateKey` (secret, required for rsa): RSA private key, PEM or base64 DER, PKCS#1 or PKCS#8, 1024-4096 bits;
+///       `sandbox:NAME` (sandbox only) uses `<sandbox.keyDirectory>/NAME.pem`, generated on first use
+///   - `clients` (list of mappings, default: empty): callers of the REST API
+///     - `id` (string, required, unique): 1-64 letters, digits, `-`, `_`, `.`
+///     - `apiKeySHA256` (64 hex characters, required, unique): SHA-256 of the API key (`printf %s KEY | sha256sum`)
+///     - `apps` (list of appIds, required, non-empty): every one must be configured under `apps`
+///     - `ratePerSecond` (int >= 1, optional): token-bucket limit; absent means unlimited
+///   - `sandbox` (mapping, optional): the embedded CMCC emulator
+///     - `enabled` (bool, default: false; override `PASSGATE_SANDBOX_ENABLED`): also allows literal secrets and `sandbox:` keys
+///     - `host` (string, default: "127.0.0.1"; override `PASSGATE_SANDBOX_HOST`)
+///     - `port` (int 0-65535, default: 8090; override `PASSGATE_SANDBOX_PORT`): 0 picks a free port
+///     - `keyDirectory` (path, default: ".passgate/sandbox"; override `PASSGATE_SANDBOX_KEYDIRECTORY`): created 0700 when needed
+///     - `fault` (string, default: "none"; override `PASSGATE_SANDBOX_FAULT`): none, http500, http502, html,
+///       truncatedJSON, wrongInResponseTo, connectionReset, noAnswer
+///     - `latencyMs` (int 0-60000, default: 0; override `PASSGATE_SANDBOX_LATENCYMS`)
+///
+/// - Secrets (`secret`, `appKey`, `privateKey`, `state.replayKey`) are references (`SecretReference`):
+///   `env:NAME` (the injected environment), `file:PATH` (trailing newlines dropped), `sandbox:NAME` (`privateKey`
+///   only, sandbox only) or a literal value (only when `sandbox.enabled` is true, or when the value comes straight
+///   from an environment override such as `PASSGATE_STATE_REPLAYKEY`). A resolved `secret`, `appKey` or
+///   `replayKey` must not have leading or trailing whitespace. Problem messages never contain a secret's value.
+///
+/// - Environment overrides: `PASSGATE_<SECTION>_<KEY>` (upper-cased, no separators inside the key) replaces every
+///   scalar key of `server`, `log`, `state`, `sandbox` and `providers.cmcc` (`PASSGATE_PROVIDERS_CMCC_<KEY>`).
+///   An empty variable counts as unset. Invalid values are problems that name the variable.
+///
+/// - Relative paths (`file:` secrets, `caFile`, `sandbox.keyDirectory`) resolve against the process's current
+///   working directory, as most command-line tools do, not against the config file's directory: run
+///   `passgate` from the checkout (or deployment) root. `load(yaml:baseDirectory:)` takes the directory explicitly.
+///   The loaded `caFile` and `keyDirectory` are absolute.
+///
+/// - Booleans accept true/false, yes/no, on/off and 1/0; choices (levels, formats, modes, faults) match
+///   case-insensitively; a key whose value is empty, `~` or `null` counts as absent.
+public struct ConfigurationLoader: Sendable {
+    /// Where `passgate serve` and `check-config` look without `--config`.
+    public static let defaultPath = "config/passgate.yaml"
+
+    /// The environment that `env:NAME` secrets and `PASSGATE_…` overrides are read from.
+    public var environment: [String: String]
+
+    public init(environment: [String: String] = ProcessInfo.processInfo.environment) {
+        self.environment = environment
+    }
+
+    /// Loads the file at `path`; relative paths inside it resolve against the current working directory.
+    public func load(path: String) throws(ConfigurationError) -> PassgateConfiguration {
+        let hint = path == Self.defaultPath ? "; run passgate from the checkout root or pass --config PATH" : "; check the --config path"
+        var isDirectory: ObjCBool = false
+        if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue {
+            throw ConfigurationError(problems: [ConfigurationProblem(path: "", message: "configuration file: '\(path)' is a directory\(hint)")])
+        }
+        let text: String
+        do {
+            text = try SecretReference.readText(path)
+        } catch {
+            throw ConfigurationError(problems: [ConfigurationProblem(path: "", message: "configuration file: \(error.description)\(hint)")])
+        }
+        return try load(yaml: text, baseDirectory: FileManager.default.currentDirectoryPath)
+    }
+
+    /// Loads configuration text; relative paths inside it resolve against `baseDirectory`.
+    public func load(yaml: String, baseDirectory: String) throws(ConfigurationError) -> PassgateConfiguration {
+        let reader = ConfigurationReader(environment: environment, baseDirectory: baseDirectory)
+        guard let configuration = reader.read(yaml: yaml) else {
+            throw ConfigurationError(problems: reader.orderedProblems)
+        }
+        return configuration
+    }
+}

@@ -1,0 +1,159 @@
+import CarrierKit
+import Logging
+import OpenSSLCrypto
+
+/// The whole, validated configuration, with every secret resolved. Built by
+/// `ConfigurationLoader`; immutable afterwards (a reload builds a new one).
+public struct PassgateConfiguration: Sendable {
+    public var server: ServerSettings
+    public var log: LogSettings
+    public var state: StateSettings
+    /// Keyed by provider id (`cmcc`). Every app's provider is here once loaded; with the sandbox
+    /// enabled `cmcc` is always present, with no `baseURLs` unless the file gives some.
+    public var providers: [String: ProviderSettings]
+    public var apps: [AppSettings]
+    public var clients: [ClientSettings]
+    public var sandbox: SandboxSettings
+
+    public init(
+        server: ServerSettings = .init(), log: LogSettings = .init(), state: StateSettings = .init(),
+        providers: [String: ProviderSettings] = [:], apps: [AppSettings] = [], clients: [ClientSettings] = [],
+        sandbox: SandboxSettings = .init()
+    ) {
+        self.server = server
+        self.log = log
+        self.state = state
+        self.providers = providers
+        self.apps = apps
+        self.clients = clients
+        self.sandbox = sandbox
+    }
+
+    /// The app with `appId`, if configured.
+    public func app(_ appId: String) -> AppSettings? { apps.first { $0.appId == appId } }
+}
+
+/// `server:` - the REST listener.
+public struct ServerSettings: Sendable, Equatable {
+    public var host = "127.0.0.1"
+    /// 0 picks a free port (tests).
+    public var port = 8080
+    /// Larger request bodies get 413 `payload_too_large`.
+    public var maxBodyBytes = 16_384
+    /// How long the listener keeps serving after SIGTERM so the load balancer can take the instance out.
+    public var drainSeconds = 5
+
+    public init() {}
+}
+
+/// `log:` - structured logging.
+public struct LogSettings: Sendable, Equatable {
+    /// JSON lines (default, for log shippers) or human-readable text.
+    public enum Format: String, Sendable, CaseIterable { case json, text }
+
+    public var level: Logger.Level = .info
+    public var format: Format = .json
+
+    public init() {}
+}
+
+/// `state:` - where replay-cache entries live.
+public struct StateSettings: Sendable, Equatable {
+    public enum Backend: String, Sendable, CaseIterable { case memory, redis }
+
+    public var backend: Backend = .memory
+    public var redisURL = "redis://127.0.0.1:6379/0"
+    public var replayTTLSeconds = 300
+    /// Resolved `replayKey` bytes (HMAC key for replay-cache keys); `nil` means generated per process.
+    public var replayKey: [UInt8]?
+
+    public init() {}
+}
+
+/// `providers.<id>:` - how to reach a carrier.
+public struct ProviderSettings: Sendable, Equatable {
+    public var id: String
+    /// Tried in order (fail-over only when a request provably never left).
+    public var baseURLs: [String]
+    public var connectTimeoutMs = 1000
+    public var timeoutMs = 3000
+    /// PEM CA bundle for the carrier's TLS (absolute once loaded); `nil` means the system's.
+    public var caFile: String?
+    /// Egress proxy URL for libcurl (http, https, socks4(a), socks5(h)); may carry credentials, so never log it.
+    public var proxy: String?
+
+    public init(id: String, baseURLs: [String]) {
+        self.id = id
+        self.baseURLs = baseURLs
+    }
+}
+
+/// `apps[]:` - one carrier app and its credentials (resolved).
+public struct AppSettings: Sendable {
+    public enum SignMode: String, Sendable, CaseIterable { case md5, rsa }
+
+    public var appId: String
+    public var provider: String
+    public var signMode: SignMode
+    /// MD5-mode sign secret (APPSecret or legacy appKey); required for `md5`.
+    public var secret: String?
+    /// Number-verification HMAC key; optional (without it verification answers `app_not_enabled`).
+    public var appKey: String?
+    /// RSA-mode private key; required for `rsa`.
+    public var privateKey: RSAPrivateKey?
+
+    public init(appId: String, provider: String = CMCC.providerID, signMode: SignMode, secret: String? = nil, appKey: String? = nil, privateKey: RSAPrivateKey? = nil) {
+        self.appId = appId
+        self.provider = provider
+        self.signMode = signMode
+        self.secret = secret
+        self.appKey = appKey
+        self.privateKey = privateKey
+    }
+
+    /// The credentials CarrierKit signs with. Validation guarantees the mode's secret is present.
+    public var cmccApp: CMCCApp {
+        let login: CMCCLoginSigning = switch signMode {
+        case .md5: .md5(secret: secret ?? "")
+        case .rsa: .rsa(privateKey: privateKey!)
+        }
+        return CMCCApp(appId: appId, login: login, verify: appKey.map { .appKey($0) })
+    }
+}
+
+/// `clients[]:` - a caller of the REST API.
+public struct ClientSettings: Sendable, Equatable {
+    public var id: String
+    /// SHA-256 of the API key (32 bytes); the key itself is never configured.
+    public var apiKeySHA256: [UInt8]
+    /// The appIds this client may use.
+    public var apps: Set<String>
+    /// Token-bucket rate; `nil` means unlimited.
+    public var ratePerSecond: Int?
+
+    public init(id: String, apiKeySHA256: [UInt8], apps: Set<String>, ratePerSecond: Int? = nil) {
+        self.id = id
+        self.apiKeySHA256 = apiKeySHA256
+        self.apps = apps
+        self.ratePerSecond = ratePerSecond
+    }
+}
+
+/// `sandbox:` - the embedded CMCC emulator (never in production).
+public struct SandboxSettings: Sendable, Equatable {
+    public var enabled = false
+    public var host = "127.0.0.1"
+    /// 0 picks a free port.
+    public var port = 8090
+    /// Where `sandbox:NAME` keys are generated and kept between starts (absolute once loaded).
+    public var keyDirectory = ".passgate/sandbox"
+    /// Optional fault injection for the embedded sandbox (see `CarrierSandbox`): one of `faults`
+    /// other than `none`, spelled as there; `nil` means none.
+    public var fault: String?
+    public var latencyMs = 0
+
+    /// The `sandbox.fault` values the loader accepts (`none` is loaded as `nil`).
+    public static let faults = ["none", "http500", "http502", "html", "truncatedJSON", "wrongInResponseTo", "connectionReset", "noAnswer"]
+
+    public init() {}
+}

@@ -1,0 +1,84 @@
+import CarrierKit
+import Foundation
+import Yams
+
+extension ConfigurationReader {
+    /// Provider ids this build knows how to talk to.
+    static let supportedProviders = [CMCC.providerID]
+
+    /// Reads `providers:`. With the sandbox enabled, `cmcc` may be absent or lack `baseURLs` (the server
+    /// points it at the embedded sandbox); it is then present with no base URLs.
+    func readProviders(_ node: Node?) -> [String: ProviderSettings] {
+        var providers: [String: ProviderSettings] = [:]
+        let entries = entries(of: node, path: "providers", expected: "a mapping of provider ids (cmcc: {baseURLs: […]})") ?? []
+        for (id, value) in entries {
+            guard Self.supportedProviders.contains(id) else {
+                report("providers.\(id)", "unknown provider '\(id)'; supported: \(Self.supportedProviders.joined(separator: ", "))")
+                continue
+            }
+            providers[id] = readProvider(id, value)
+        }
+        // Absent from the file but needed: the sandbox stands in for it, or overrides configure it.
+        for id in Self.supportedProviders where providers[id] == nil {
+            let prefix = Self.overridePrefix("providers_\(id)")
+            let overridden = environment.contains { $0.key.hasPrefix(prefix) && !$0.value.isEmpty }
+            guard overridden || sandbox.enabled else { continue }
+            providers[id] = readProvider(id, nil)
+        }
+        return providers
+    }
+
+    private func readProvider(_ id: String, _ node: Node?) -> ProviderSettings {
+        let path = "providers.\(id)"
+        let keys = ["baseURLs", "connectTimeoutMs", "timeoutMs", "caFile", "proxy"]
+        let section = mapping(node, path: path, keys: keys, overridePrefix: Self.overridePrefix("providers_\(id)"))
+        var settings = ProviderSettings(id: id, baseURLs: [])
+
+        let urlsPath = section.path(of: "baseURLs")
+        let example = "e.g. [\"https://www.cmpassport.com\", \"https://onekey2.cmpassport.com\"]"
+        if let urls = list(section["baseURLs"], path: urlsPath, expected: "a list of URLs, \(example)") {
+            for (elementPath, element) in urls {
+                guard case .scalar(let scalar) = element else {
+                    report(elementPath, "\(elementPath) must be a URL, got \(element.kindDescription)")
+                    continue
+                }
+                if let reason = URLRules.baseURLProblem(scalar.string) {
+                    report(elementPath, "\(elementPath) \(Quote.value(scalar.string)) \(reason)")
+                } else {
+                    settings.baseURLs.append(scalar.string)
+                }
+            }
+            if urls.isEmpty, !sandbox.enabled {
+                report(urlsPath, "\(urlsPath) is required outside the sandbox: the carrier's hosts, tried in order, \(example)")
+            }
+        }
+
+        if let connect = int("connectTimeoutMs", in: section, 50...60_000) { settings.connectTimeoutMs = connect }
+        if let total = int("timeoutMs", in: section, 100...120_000, note: " (the whole request, connection included)") { settings.timeoutMs = total }
+        if settings.timeoutMs <= settings.connectTimeoutMs {
+            report(
+                section.path(of: "timeoutMs"),
+                "\(section.path(of: "timeoutMs")) (\(settings.timeoutMs)) must be greater than connectTimeoutMs (\(settings.connectTimeoutMs)): "
+                    + "it is the whole request's budget, connecting included"
+            )
+        }
+        if let (caFile, field) = string("caFile", in: section), !caFile.isEmpty {
+            let absolute = absolutePath(caFile)
+            if !FileManager.default.isReadableFile(atPath: absolute) {
+                report(field.path, "\(field.origin) '\(absolute)' cannot be read (missing file or no permission); give a PEM bundle of CA certificates, or remove the key to use the system's")
+            } else if let data = FileManager.default.contents(atPath: absolute), !String(decoding: data, as: UTF8.self).contains("-----BEGIN CERTIFICATE-----") {
+                report(field.path, "\(field.origin) '\(absolute)' holds no PEM certificate (-----BEGIN CERTIFICATE-----): give a PEM bundle of CA certificates")
+            } else {
+                settings.caFile = absolute
+            }
+        }
+        if let (proxy, field) = string("proxy", in: section), !proxy.isEmpty {
+            if let reason = URLRules.proxyProblem(proxy) {
+                report(field.path, "\(field.origin) \(reason)")
+            } else {
+                settings.proxy = proxy
+            }
+        }
+        return settings
+    }
+}

@@ -1,0 +1,73 @@
+import Logging
+import Yams
+
+/// The scalar sections: `server`, `log`, `state` and `sandbox`, each with environment overrides.
+extension ConfigurationReader {
+    static let overridePrefix = "PASSGATE_"
+
+    static func overridePrefix(_ section: String) -> String { "\(overridePrefix)\(section.uppercased())_" }
+
+    /// Reads `sandbox:` into `sandbox`. First, because literal and `sandbox:` secrets depend on it.
+    func readSandbox(_ node: Node?) {
+        let keys = ["enabled", "host", "port", "keyDirectory", "fault", "latencyMs"]
+        let section = mapping(node, path: "sandbox", keys: keys, overridePrefix: Self.overridePrefix("sandbox"))
+        var settings = SandboxSettings()
+        if let enabled = bool("enabled", in: section) { settings.enabled = enabled }
+        if let host = name("host", in: section, what: "the address the embedded sandbox listens on, e.g. 127.0.0.1") { settings.host = host }
+        if let port = int("port", in: section, 0...65535, note: " (0 picks a free port)") { settings.port = port }
+        if let directory = name("keyDirectory", in: section, what: "where sandbox:NAME keys are kept") { settings.keyDirectory = directory }
+        settings.keyDirectory = absolutePath(settings.keyDirectory)
+        if let fault = choice("fault", in: section, SandboxSettings.faults) { settings.fault = fault == "none" ? nil : fault }
+        if let latency = int("latencyMs", in: section, 0...60_000) { settings.latencyMs = latency }
+        sandbox = settings
+    }
+
+    func readServer(_ node: Node?) -> ServerSettings {
+        let keys = ["host", "port", "maxBodyBytes", "drainSeconds"]
+        let section = mapping(node, path: "server", keys: keys, overridePrefix: Self.overridePrefix("server"))
+        var settings = ServerSettings()
+        if let host = name("host", in: section, what: "the address to listen on, e.g. 127.0.0.1 or 0.0.0.0") { settings.host = host }
+        if let port = int("port", in: section, 0...65535, note: " (0 picks a free port)") { settings.port = port }
+        if let bytes = int("maxBodyBytes", in: section, 1024...1_048_576) { settings.maxBodyBytes = bytes }
+        if let seconds = int("drainSeconds", in: section, 0...300) { settings.drainSeconds = seconds }
+        return settings
+    }
+
+    func readLog(_ node: Node?) -> LogSettings {
+        let section = mapping(node, path: "log", keys: ["level", "format"], overridePrefix: Self.overridePrefix("log"))
+        var settings = LogSettings()
+        if let level = choice("level", in: section, Logger.Level.allCases.map(\.rawValue)), let parsed = Logger.Level(rawValue: level) {
+            settings.level = parsed
+        }
+        if let format = choice("format", in: section, LogSettings.Format.allCases.map(\.rawValue)), let parsed = LogSettings.Format(rawValue: format) {
+            settings.format = parsed
+        }
+        return settings
+    }
+
+    func readState(_ node: Node?) -> StateSettings {
+        let keys = ["backend", "redisURL", "replayTTLSeconds", "replayKey"]
+        let section = mapping(node, path: "state", keys: keys, overridePrefix: Self.overridePrefix("state"))
+        var settings = StateSettings()
+        if let backend = choice("backend", in: section, StateSettings.Backend.allCases.map(\.rawValue)), let parsed = StateSettings.Backend(rawValue: backend) {
+            settings.backend = parsed
+        }
+        let redisURL = string("redisURL", in: section)
+        if let (url, _) = redisURL { settings.redisURL = url }
+        if settings.backend == .redis, let reason = URLRules.redisProblem(settings.redisURL) {
+            let origin = redisURL?.field.origin ?? "state.redisURL"
+            report("state.redisURL", "\(origin) \(reason)")
+        }
+        if let ttl = int("replayTTLSeconds", in: section, 130...86_400, note: " (it must outlast the carrier's 2-minute token life)") {
+            settings.replayTTLSeconds = ttl
+        }
+        if let field = field("replayKey", in: section) { settings.replayKey = replayKey(field) }
+        return settings
+    }
+
+    /// Cross-section checks once everything is read.
+    func checkListeners(server: ServerSettings) {
+        guard sandbox.enabled, sandbox.port != 0, sandbox.port == server.port else { return }
+        report("sandbox.port", "sandbox.port \(sandbox.port) is also server.port: give the embedded sandbox its own port (e.g. 8090), or 0 for a free one")
+    }
+}

@@ -1,0 +1,83 @@
+import CarrierKit
+import Foundation
+import HTTPTypes
+import Hummingbird
+
+/// The REST error envelope: `{"error": {"code", "message", "retryable", "requestId", "field"?, "carrier"?}}`.
+struct ErrorEnvelope: Encodable {
+    struct Body: Encodable {
+        struct Carrier: Encodable {
+            var provider: String
+            var code: String
+            var message: String?
+        }
+
+        var code: String
+        var message: String
+        var retryable: Bool
+        var requestId: String
+        var field: String?
+        var carrier: Carrier?
+    }
+
+    var error: Body
+
+    init(_ error: PassgateError, requestId: String) {
+        var field: String?
+        if case .request(let name, _) = error.reason { field = name }
+        self.error = Body(
+            code: error.code.rawValue, message: error.message, retryable: error.retryable, requestId: requestId, field: field,
+            carrier: error.carrierAnswer.map { Body.Carrier(provider: $0.provider, code: $0.code, message: $0.message) }
+        )
+    }
+}
+
+extension PassgateError {
+    /// The JSON error response; `Retry-After` is set on `rate_limited` and `service_draining`.
+    func response(requestId: String, retryAfterSeconds: Int? = nil) -> Response {
+        var headers = HTTPFields()
+        headers[.contentType] = JSONBody.contentType
+        headers[.requestID] = requestId
+        if let retryAfterSeconds { headers[.retryAfter] = String(retryAfterSeconds) }
+        let body = (try? JSONBody.encoder.encode(ErrorEnvelope(self, requestId: requestId))) ?? Data(#"{"error":{"code":"internal_error"}}"#.utf8)
+        return Response(status: HTTPResponse.Status(code: httpStatus), headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: body)))
+    }
+
+    /// Maps errors Hummingbird raises itself (unknown route, body too large) into the contract.
+    static func from(_ error: any Error) -> PassgateError {
+        if let error = error as? PassgateError { return error }
+        if let error = error as? HTTPError {
+            switch error.status.code {
+            case 404: return PassgateError(.notFound, .request(field: nil, problem: "no such route"))
+            case 405: return PassgateError(.methodNotAllowed, .request(field: nil, problem: "method not allowed"))
+            case 413: return PassgateError(.payloadTooLarge, .request(field: nil, problem: "body too large"))
+            case 400..<500: return PassgateError(.invalidRequest, .request(field: nil, problem: error.body ?? "bad request"), message: error.body ?? PassgateError.Code.invalidRequest.defaultMessage)
+            default: break
+            }
+        }
+        return .internalError("unhandled error in a route", underlying: error)
+    }
+}
+
+/// JSON body helpers shared by every route.
+enum JSONBody {
+    static let contentType = "application/json; charset=utf-8"
+
+    static let encoder: JSONEncoder = {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        return encoder
+    }()
+
+    /// A 200 JSON response.
+    static func response(_ value: some Encodable, status: HTTPResponse.Status = .ok, requestId: String) throws -> Response {
+        var headers = HTTPFields()
+        headers[.contentType] = contentType
+        headers[.requestID] = requestId
+        return Response(status: status, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: try encoder.encode(value))))
+    }
+}
+
+extension HTTPField.Name {
+    static let requestID = HTTPField.Name("X-Request-Id")!
+}

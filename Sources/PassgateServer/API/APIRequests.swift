@@ -1,0 +1,121 @@
+import CarrierKit
+import Foundation
+
+/// `POST /v1/phone-number` body.
+struct PhoneNumberRequest: Sendable {
+    var appId: String
+    var token: String
+    var reference: String?
+}
+
+/// `POST /v1/phone-number/verify` body.
+struct VerifyRequest: Sendable {
+    var appId: String
+    var token: String
+    var phoneNumber: String
+    var reference: String?
+}
+
+extension PhoneNumberRequest {
+    init(json body: [UInt8]) throws(PassgateError) {
+        let fields = try RequestFields(body)
+        appId = try fields.appId()
+        token = try fields.token()
+        reference = try fields.reference()
+    }
+}
+
+extension VerifyRequest {
+    init(json body: [UInt8]) throws(PassgateError) {
+        let fields = try RequestFields(body)
+        appId = try fields.appId()
+        token = try fields.token()
+        phoneNumber = try fields.required("phoneNumber")
+        guard MSISDN.isMainland(phoneNumber) else {
+            throw .invalidRequest(field: "phoneNumber", "must be an 11-digit mainland mobile number (1[3-9] followed by 9 digits, no +86 or spaces)")
+        }
+        reference = try fields.reference()
+    }
+}
+
+/// A JSON object body read field by field, so every message can name the field at fault.
+/// Unknown fields are ignored (forward compatibility for callers).
+struct RequestFields {
+    private let object: [String: Any]
+
+    init(_ body: [UInt8]) throws(PassgateError) {
+        guard !body.isEmpty else { throw .invalidRequest(field: "body", "is empty; send a JSON object") }
+        let parsed: Any
+        do {
+            parsed = try JSONSerialization.jsonObject(with: Data(body))
+        } catch {
+            throw .invalidRequest(field: "body", "is not valid JSON (\(Self.reason(error)))")
+        }
+        guard let object = parsed as? [String: Any] else {
+            throw .invalidRequest(field: "body", "must be a JSON object, not \(Self.kind(of: parsed))")
+        }
+        self.object = object
+    }
+
+    /// A required string field.
+    func required(_ name: String) throws(PassgateError) -> String {
+        guard let value = object[name], !(value is NSNull) else { throw .invalidRequest(field: name, "is required") }
+        guard let text = value as? String else { throw .invalidRequest(field: name, "must be a string, not \(Self.kind(of: value))") }
+        return text
+    }
+
+    /// An optional string field.
+    func optional(_ name: String) throws(PassgateError) -> String? {
+        guard let value = object[name], !(value is NSNull) else { return nil }
+        guard let text = value as? String else { throw .invalidRequest(field: name, "must be a string, not \(Self.kind(of: value))") }
+        return text
+    }
+
+    /// `appId`: 1-32 ASCII letters or digits (CMCC answers 103119 for stray spaces; catch them here).
+    func appId() throws(PassgateError) -> String {
+        let appId = try required("appId")
+        guard (1...32).contains(appId.utf8.count), appId.utf8.allSatisfy(Self.isAlphanumeric) else {
+            throw .invalidRequest(field: "appId", "must be 1-32 ASCII letters or digits (no spaces), e.g. 300011111111")
+        }
+        return appId
+    }
+
+    /// `token`: 1-4096 printable ASCII characters, passed to the carrier unchanged.
+    func token() throws(PassgateError) -> String {
+        let token = try required("token")
+        guard !token.isEmpty else { throw .invalidRequest(field: "token", "is empty; pass the token the carrier SDK returned") }
+        guard token.utf8.count <= 4096 else { throw .invalidRequest(field: "token", "is longer than 4096 characters") }
+        guard token.utf8.allSatisfy({ $0 > 0x20 && $0 < 0x7F }) else {
+            throw .invalidRequest(field: "token", "must be printable ASCII without spaces, quotes-escaping or line breaks; pass the SDK token unchanged")
+        }
+        return token
+    }
+
+    /// `reference`: the caller's own correlation id, echoed back; up to 128 printable characters.
+    func reference() throws(PassgateError) -> String? {
+        guard let reference = try optional("reference") else { return nil }
+        guard reference.count <= 128, !reference.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) else {
+            throw .invalidRequest(field: "reference", "must be at most 128 characters without control characters")
+        }
+        return reference
+    }
+
+    private static func isAlphanumeric(_ byte: UInt8) -> Bool {
+        (48...57).contains(byte) || (65...90).contains(byte) || (97...122).contains(byte)
+    }
+
+    private static func kind(of value: Any) -> String {
+        switch value {
+        case is String: "a string"
+        case is [Any]: "an array"
+        case is [String: Any]: "an object"
+        case is NSNumber: "a number or boolean"
+        default: "null"
+        }
+    }
+
+    private static func reason(_ error: any Error) -> String {
+        let text = "\(error)"
+        return text.count > 160 ? String(text.prefix(160)) + "…" : text
+    }
+}

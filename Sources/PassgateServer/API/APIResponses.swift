@@ -1,0 +1,24 @@
+import CarrierKit
+
+/// `POST /v1/phone-number` 200 body.
+struct PhoneNumberResponse: Encodable, Sendable {
+    var requestId: String
+    var appId: String
+    var provider: String
+    var phoneNumber: String
+    var maskedPhoneNumber: String
+    var carrierTaskId: String?
+    var replayed: Bool
+    var reference: String?
+}
+
+/// `POST /v1/phone-number/verify` 200 body.
+struct VerifyResponse: Encodable, Sendable {
+    var requestId: String
+    var appId: String
+    var provider: String
+    var result: VerificationResult
+    var carrierTaskId: String?
+    var replayed: Bool
+    var reference: String?
+}

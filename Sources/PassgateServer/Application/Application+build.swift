@@ -1,0 +1,39 @@
+import CarrierKit
+import Hummingbird
+import Logging
+import PassgateConfig
+import Prometheus
+
+/// Everything a Passgate application instance is built from.
+struct ApplicationDependencies: Sendable {
+    var configuration: PassgateConfiguration
+    var gateway: any CarrierGateway
+    var metrics: PassgateMetrics
+    var registry: PrometheusCollectorRegistry
+    var readiness: Readiness
+    var logger: Logger
+}
+
+/// Assembles the router: middleware first, then the controllers' routes.
+func buildRouter(_ dependencies: ApplicationDependencies) -> Router<PassgateRequestContext> {
+    let router = Router(context: PassgateRequestContext.self)
+    router.add(middleware: RequestLifecycleMiddleware(logger: dependencies.logger, metrics: dependencies.metrics))
+    let configuration = dependencies.configuration
+    let phoneNumbers = PhoneNumberController(
+        authenticator: ClientAuthenticator(clients: configuration.clients),
+        apps: Dictionary(configuration.apps.map { ($0.appId, $0) }, uniquingKeysWith: { first, _ in first }),
+        gateway: dependencies.gateway,
+        maxBodyBytes: configuration.server.maxBodyBytes,
+        logger: dependencies.logger
+    )
+    router.addRoutes(phoneNumbers.routes, atPath: "/v1")
+    HealthController(readiness: dependencies.readiness).register(on: router)
+    MetricsController(registry: dependencies.registry).register(on: router)
+    return router
+}
+
+/// The routes the server serves, as `METHOD /path`: kept next to `buildRouter` so the OpenAPI
+/// contract test can compare them with `openapi.yaml`.
+public let passgateRoutes: [String] = [
+    "POST /v1/phone-number", "POST /v1/phone-number/verify", "GET /healthz", "GET /readyz", "GET /metrics",
+]

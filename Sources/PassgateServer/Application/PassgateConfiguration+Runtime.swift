@@ -1,0 +1,43 @@
+import CarrierKit
+import CarrierSandbox
+import CurlTransport
+import OpenSSLCrypto
+import PassgateConfig
+
+extension PassgateConfiguration {
+    /// The sandbox emulates every configured CMCC app with the same credentials.
+    public var sandboxConfiguration: SandboxConfiguration {
+        var sandbox = SandboxConfiguration()
+        sandbox.host = self.sandbox.host
+        sandbox.port = self.sandbox.port
+        sandbox.latencyMs = self.sandbox.latencyMs
+        sandbox.fault = self.sandbox.fault.flatMap(SandboxFault.init(rawValue:)) ?? .none
+        sandbox.apps = apps.filter { $0.provider == CMCC.providerID }.map { app in
+            SandboxApp(
+                appId: app.appId, md5Secret: app.secret, appKey: app.appKey,
+                signingKey: app.privateKey?.publicKey, encryptionKey: app.privateKey?.publicKey
+            )
+        }
+        return sandbox
+    }
+
+    /// Points the CMCC provider at the embedded sandbox, keeping its timeouts.
+    mutating func pointProvidersAtSandbox(port: Int) {
+        var provider = providers[CMCC.providerID] ?? ProviderSettings(id: CMCC.providerID, baseURLs: [])
+        let host = sandbox.host.contains(":") ? "[\(sandbox.host)]" : sandbox.host
+        provider.baseURLs = ["http://\(host):\(port)"]
+        providers[CMCC.providerID] = provider
+    }
+
+    /// The libcurl client settings from the provider settings (one client serves all providers).
+    var curlConfiguration: CurlHTTPClient.Configuration {
+        var curl = CurlHTTPClient.Configuration()
+        if let cmcc = providers[CMCC.providerID] {
+            curl.connectTimeoutMs = cmcc.connectTimeoutMs
+            curl.timeoutMs = cmcc.timeoutMs
+            curl.caFile = cmcc.caFile
+            curl.proxy = cmcc.proxy
+        }
+        return curl
+    }
+}

@@ -1,0 +1,39 @@
+import Hummingbird
+import Logging
+import Synchronization
+
+/// Per-request state: the request id every log line and response carries, and the facts the
+/// access log needs from deeper layers.
+struct PassgateRequestContext: RequestContext {
+    var coreContext: CoreRequestContextStorage
+    /// From a sane `X-Request-Id`, else generated.
+    var requestId: String = ""
+    /// Shared by reference: the context is a value, and the access-log middleware must see what
+    /// the controller learned (client, appId) after `next` returns.
+    let facts = RequestFacts()
+
+    init(source: ApplicationRequestContextSource) {
+        coreContext = .init(source: source)
+    }
+}
+
+/// What a request turned out to be about, filled in as it is learned.
+final class RequestFacts: Sendable {
+    struct Values {
+        var clientId: String?
+        var appId: String?
+    }
+
+    // `Mutex`: written by the handler, read by the middleware, possibly on different threads.
+    private let values = Mutex(Values())
+
+    var clientId: String? {
+        get { values.withLock { $0.clientId } }
+        set { values.withLock { $0.clientId = newValue } }
+    }
+
+    var appId: String? {
+        get { values.withLock { $0.appId } }
+        set { values.withLock { $0.appId = newValue } }
+    }
+}

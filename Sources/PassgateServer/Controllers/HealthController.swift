@@ -1,0 +1,53 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import Synchronization
+
+/// What `/readyz` checks. Each check answers quickly and says why it fails.
+final class Readiness: Sendable {
+    typealias Check = @Sendable () async -> (ok: Bool, detail: String)
+
+    private let draining = Mutex(false)
+    private let checks: [(name: String, check: Check)]
+
+    init(checks: [(name: String, check: Check)]) {
+        self.checks = checks
+    }
+
+    /// Flips `/readyz` to 503 so the load balancer stops sending traffic.
+    func beginDraining() { draining.withLock { $0 = true } }
+
+    var isDraining: Bool { draining.withLock { $0 } }
+
+    func evaluate() async -> (ready: Bool, checks: [String: String]) {
+        var results: [String: String] = ["draining": isDraining ? "fail: instance is shutting down" : "ok"]
+        var ready = !isDraining
+        for (name, check) in checks {
+            let (ok, detail) = await check()
+            results[name] = ok ? "ok" : "fail: \(detail)"
+            ready = ready && ok
+        }
+        return (ready, results)
+    }
+}
+
+/// `GET /healthz` (the process answers) and `GET /readyz` (it should get traffic).
+struct HealthController {
+    let readiness: Readiness
+
+    struct Status: Encodable {
+        var status: String
+        var checks: [String: String]?
+    }
+
+    func register(on router: Router<PassgateRequestContext>) {
+        router.get("healthz") { _, context in
+            try JSONBody.response(Status(status: "ok"), requestId: context.requestId)
+        }
+        router.get("readyz") { _, context in
+            let (ready, checks) = await readiness.evaluate()
+            return try JSONBody.response(Status(status: ready ? "ready" : "not_ready", checks: checks),
+                                         status: ready ? .ok : .serviceUnavailable, requestId: context.requestId)
+        }
+    }
+}

@@ -1,0 +1,88 @@
+import CarrierKit
+import Foundation
+import HTTPTypes
+import Hummingbird
+import Logging
+import NIOCore
+import PassgateConfig
+
+/// `POST /v1/phone-number` and `POST /v1/phone-number/verify`.
+struct PhoneNumberController {
+    let authenticator: any ClientAuthenticating
+    let apps: [String: AppSettings]
+    let gateway: any CarrierGateway
+    let maxBodyBytes: Int
+    let logger: Logger
+
+    var routes: RouteCollection<PassgateRequestContext> {
+        let routes = RouteCollection(context: PassgateRequestContext.self)
+        routes.post("phone-number", use: phoneNumber)
+        routes.post("phone-number/verify", use: verify)
+        return routes
+    }
+
+    @Sendable func phoneNumber(_ request: Request, context: PassgateRequestContext) async throws -> Response {
+        let (client, body) = try await admit(request, context: context)
+        let input = try PhoneNumberRequest(json: body)
+        let app = try authorize(client: client, appId: input.appId, context: context)
+        let exchange = await gateway.phoneNumber(app: app, token: input.token, logger: requestLogger(context))
+        let outcome = try exchange.result.get()
+        return try JSONBody.response(PhoneNumberResponse(
+            requestId: context.requestId, appId: app.appId, provider: app.provider, phoneNumber: outcome.phoneNumber,
+            maskedPhoneNumber: outcome.maskedPhoneNumber, carrierTaskId: outcome.carrierTaskId, replayed: false, reference: input.reference
+        ), requestId: context.requestId)
+    }
+
+    @Sendable func verify(_ request: Request, context: PassgateRequestContext) async throws -> Response {
+        let (client, body) = try await admit(request, context: context)
+        let input = try VerifyRequest(json: body)
+        let app = try authorize(client: client, appId: input.appId, context: context)
+        let exchange = await gateway.verify(app: app, token: input.token, phoneNumber: input.phoneNumber, logger: requestLogger(context))
+        let outcome = try exchange.result.get()
+        return try JSONBody.response(VerifyResponse(
+            requestId: context.requestId, appId: app.appId, provider: app.provider, result: outcome.result,
+            carrierTaskId: outcome.carrierTaskId, replayed: false, reference: input.reference
+        ), requestId: context.requestId)
+    }
+
+    /// Authentication first (an anonymous caller learns nothing else), then media type and size.
+    private func admit(_ request: Request, context: PassgateRequestContext) async throws -> (ClientSettings, [UInt8]) {
+        let client = try authenticator.authenticate(authorization: request.headers[.authorization])
+        context.facts.clientId = client.id
+        let mediaType = request.headers[.contentType]?.split(separator: ";").first?.trimmingCharacters(in: .whitespaces).lowercased()
+        guard mediaType == "application/json" else {
+            throw PassgateError(
+                .unsupportedMediaType, .request(field: "Content-Type", problem: "got \(mediaType ?? "none")"),
+                message: "Send the body as JSON with 'Content-Type: application/json' (got \(mediaType.map { "'\($0)'" } ?? "no Content-Type"))."
+            )
+        }
+        do {
+            let buffer = try await request.body.collect(upTo: maxBodyBytes)
+            return (client, Array(buffer.readableBytesView))
+        } catch is NIOTooManyBytesError {
+            throw PassgateError(.payloadTooLarge, .request(field: "body", problem: "over \(maxBodyBytes) bytes"),
+                                message: "The request body exceeds \(maxBodyBytes) bytes.")
+        }
+    }
+
+    /// 404 for an appId nobody configured, 403 for one this client was not granted.
+    private func authorize(client: ClientSettings, appId: String, context: PassgateRequestContext) throws(PassgateError) -> AppSettings {
+        context.facts.appId = appId
+        guard let app = apps[appId] else {
+            throw PassgateError(.appUnknown, .request(field: "appId", problem: "not configured"),
+                                message: "appId \(appId) is not configured in Passgate; check the appId your app's SDK uses (iOS and Android apps differ).")
+        }
+        guard client.apps.contains(appId) else {
+            throw PassgateError(.appForbidden, .request(field: "appId", problem: "not granted to \(client.id)"),
+                                message: "This API key (client \(client.id)) is not granted appId \(appId).")
+        }
+        return app
+    }
+
+    private func requestLogger(_ context: PassgateRequestContext) -> Logger {
+        var logger = logger
+        logger[metadataKey: "requestId"] = .string(context.requestId)
+        if let clientId = context.facts.clientId { logger[metadataKey: "client"] = .string(clientId) }
+        return logger
+    }
+}

@@ -1,0 +1,67 @@
+import CarrierKit
+import CoreMetrics
+import Foundation
+import HTTPTypes
+import Hummingbird
+import Logging
+
+/// Gives every request an id, turns every error into the JSON envelope, and writes the one
+/// access-log line and request metrics per request. One middleware, because all three need
+/// the same request id and the final status.
+struct RequestLifecycleMiddleware: RouterMiddleware {
+    typealias Context = PassgateRequestContext
+
+    let logger: Logger
+    let metrics: PassgateMetrics
+
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+        var context = context
+        context.requestId = Self.requestId(from: request.headers[.requestID])
+        let started = ContinuousClock.now
+        metrics.inFlight.increment()
+        defer { metrics.inFlight.decrement() }
+        let response: Response
+        var failure: PassgateError?
+        do {
+            var answered = try await next(request, context)
+            answered.headers[.requestID] = context.requestId
+            response = answered
+        } catch {
+            let mapped = PassgateError.from(error)
+            failure = mapped
+            response = mapped.response(requestId: context.requestId, retryAfterSeconds: mapped.code == .rateLimited || mapped.code == .serviceDraining ? 1 : nil)
+        }
+        let route = context.endpointPath ?? "unmatched"
+        let elapsed = ContinuousClock.now - started
+        metrics.recordRequest(route: route, method: request.method.rawValue, status: response.status.code, duration: elapsed)
+        log(request: request, context: context, route: route, status: response.status.code, elapsed: elapsed, failure: failure)
+        return response
+    }
+
+    private func log(request: Request, context: Context, route: String, status: Int, elapsed: Duration, failure: PassgateError?) {
+        var metadata: Logger.Metadata = [
+            "requestId": .string(context.requestId), "method": .string(request.method.rawValue), "route": .string(route),
+            "status": .stringConvertible(status), "latencyMs": .string(PassgateMetrics.milliseconds(elapsed)),
+        ]
+        if let clientId = context.facts.clientId { metadata["client"] = .string(clientId) }
+        if let appId = context.facts.appId { metadata["appId"] = .string(appId) }
+        if let failure {
+            metadata["code"] = .string(failure.code.rawValue)
+            // The reason holds only request facts and carrier codes, never tokens or secrets.
+            metadata["reason"] = .string(failure.reason.description)
+            if let underlying = failure.underlying { metadata["cause"] = .string(String(describing: underlying)) }
+        }
+        let level: Logger.Level = failure?.code == .internalError ? .error : (status >= 500 ? .warning : .info)
+        logger.log(level: level, "request", metadata: metadata)
+    }
+
+    /// Keeps a caller's id when it is short and plain (no log injection), else makes one.
+    static func requestId(from header: String?) -> String {
+        if let header, (1...128).contains(header.utf8.count),
+            header.utf8.allSatisfy({ (48...57).contains($0) || (65...90).contains($0) || (97...122).contains($0) || $0 == 45 || $0 == 95 || $0 == 46 || $0 == 58 })
+        {
+            return header
+        }
+        return MessageID.make()
+    }
+}

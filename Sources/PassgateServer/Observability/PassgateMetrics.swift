@@ -1,0 +1,42 @@
+import CarrierKit
+import CoreMetrics
+import Foundation
+import Metrics
+
+/// The service's own metrics, on an injected factory (a Prometheus registry per instance), so
+/// tests and several instances in one process never share counters.
+struct PassgateMetrics: Sendable {
+    let factory: any MetricsFactory
+    let inFlight: Meter
+
+    init(factory: any MetricsFactory) {
+        self.factory = factory
+        inFlight = Meter(label: "passgate_http_requests_in_flight", dimensions: [], factory: factory)
+    }
+
+    func recordRequest(route: String, method: String, status: Int, duration: Duration) {
+        let dimensions = [("route", route), ("method", method), ("status", String(status))]
+        Counter(label: "passgate_http_requests_total", dimensions: dimensions, factory: factory).increment()
+        Timer(label: "passgate_http_request_duration_seconds", dimensions: [("route", route)], factory: factory)
+            .recordNanoseconds(Self.nanoseconds(duration))
+    }
+
+    /// Outcomes by provider, operation and normalized code; latency; billable calls.
+    func recordCarrierCall(_ call: CarrierCall) {
+        let base = [("provider", call.provider), ("operation", call.operation.rawValue)]
+        Counter(label: "passgate_carrier_outcomes_total", dimensions: base + [("code", call.normalizedCode)], factory: factory).increment()
+        Timer(label: "passgate_carrier_latency_seconds", dimensions: base, factory: factory)
+            .recordNanoseconds(Int64(call.latencyMs * 1_000_000))
+        if call.billable {
+            Counter(label: "passgate_carrier_billable_total", dimensions: base, factory: factory).increment()
+        }
+    }
+
+    static func nanoseconds(_ duration: Duration) -> Int64 {
+        duration.components.seconds * 1_000_000_000 + duration.components.attoseconds / 1_000_000_000
+    }
+
+    static func milliseconds(_ duration: Duration) -> String {
+        String(format: "%.2f", Double(nanoseconds(duration)) / 1_000_000)
+    }
+}

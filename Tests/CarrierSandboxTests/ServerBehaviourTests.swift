@@ -1,0 +1,206 @@
+import CarrierKit
+import CarrierSandbox
+import CurlTransport
+import Foundation
+import Testing
+
+/// HTTP-level behaviour: concurrency, keep-alive, shutdown, limits, statistics.
+@Suite("server behaviour")
+struct ServerBehaviourTests {
+    @Test func latencyIsAppliedConcurrentlyNotSerially() async throws {
+        try await withSandbox({ $0.latencyMs = 200 }) { sandbox in
+            // Distinct numbers: the per-number token limit is 30.
+            var requests: [CMCCLoginRequest] = []
+            for index in 0..<50 {
+                requests.append(try sandbox.loginRequest(token: try await sandbox.mint(phone: "1380013\(String(format: "%04d", index))")))
+            }
+            let start = ContinuousClock.now
+            let codes = try await withThrowingTaskGroup(of: (String, Duration).self) { group in
+                for request in requests {
+                    group.addTask {
+                        let began = ContinuousClock.now
+                        let reply = try await sandbox.login(request)
+                        return (reply.resultCode, ContinuousClock.now - began)
+                    }
+                }
+                return try await group.reduce(into: []) { $0.append($1) }
+            }
+            let elapsed = ContinuousClock.now - start
+            #expect(codes.count == 50)
+            #expect(codes.allSatisfy { $0.0 == "103000" })
+            #expect(codes.allSatisfy { $0.1 >= .milliseconds(200) })
+            // Serially this would take 10 s; concurrently a little over 200 ms.
+            #expect(elapsed < .seconds(3), "50 requests with 200 ms latency took \(elapsed)")
+        }
+    }
+
+    @Test func keepAliveServesSequentialRequestsOnOneConnection() async throws {
+        try await withSandbox { sandbox in
+            var reused: [Bool] = []
+            for _ in 0..<20 {
+                let request = try sandbox.loginRequest(token: try await sandbox.mint())
+                let response = try await sandbox.post(CMCCLoginRequest.path, request.body)
+                #expect(try object(response.body)["resultCode"] as? String == "103000")
+                reused.append(response.connectionReused)
+            }
+            #expect(reused.dropFirst().allSatisfy { $0 }, "reuse per request: \(reused)")
+        }
+    }
+
+    @Test func shutdownReturnsPromptlyWhileANoAnswerRequestIsHeld() async throws {
+        var configuration = SandboxConfiguration(apps: Fixtures.apps, fault: .noAnswer, threads: 2)
+        configuration.port = 0
+        let clock = ManualWallClock(milliseconds: Fixtures.vectorTimeMs)
+        let sandbox = CarrierSandbox(configuration: configuration, clock: clock)
+        let port = try await sandbox.start()
+        let client = CurlHTTPClient(configuration: .init(connectTimeoutMs: 1000, timeoutMs: 20_000))
+        defer { Task { await client.shutdown(gracePeriodMs: 0) } }
+        let token = try sandbox.mintToken(appId: Fixtures.md5AppId, phoneNumber: Fixtures.phone)
+        let request = try CMCCLoginRequest(
+            appId: Fixtures.md5AppId, token: token, signing: Fixtures.md5Signing, msgid: MessageID.make(),
+            systemtime: BeijingTimestamp.string(milliseconds: clock.nowMilliseconds())
+        )
+        let call = Task {
+            try await client.send(.init(method: .post, url: "http://127.0.0.1:\(port)\(CMCCLoginRequest.path)", body: request.body))
+        }
+        for _ in 0..<200 where sandbox.stats.loginCalls == 0 {
+            try await Task.sleep(for: .milliseconds(10))
+        }
+        #expect(sandbox.stats.loginCalls == 1)
+        let start = ContinuousClock.now
+        await sandbox.shutdown()
+        #expect(ContinuousClock.now - start < .seconds(2))
+        let result = await call.result
+        let error = try #require(throws: CurlTransportError.self) { try result.get() }
+        #expect(error.kind == .connectionReset)
+        #expect(error.delivery == .mayHaveBeenDelivered)
+        #expect(ContinuousClock.now - start < .seconds(5))
+        await client.shutdown(gracePeriodMs: 0)
+    }
+
+    @Test func runServesUntilCancelledThenClosesTheListener() async throws {
+        let sandbox = CarrierSandbox(configuration: SandboxConfiguration(apps: Fixtures.apps, threads: 1))
+        let service = Task { try await sandbox.run() }
+        var port: Int?
+        for _ in 0..<200 where port == nil {
+            port = sandbox.port
+            try await Task.sleep(for: .milliseconds(10))
+        }
+        let url = "http://127.0.0.1:\(try #require(port))/sandbox/stats"
+        let client = CurlHTTPClient(configuration: .init(connectTimeoutMs: 500, timeoutMs: 2000))
+        #expect(try await client.send(.init(url: url)).status == 200)
+        service.cancel()
+        try await service.value
+        let error = try await transportError { try await client.send(.init(url: url)) }
+        #expect(error?.kind == .connectionRefused)
+        await client.shutdown(gracePeriodMs: 0)
+        await #expect(throws: SandboxError.self) { try await sandbox.start() }
+    }
+
+    @Test func startIsIdempotent() async throws {
+        let sandbox = CarrierSandbox(configuration: SandboxConfiguration(apps: Fixtures.apps, threads: 1))
+        async let first = sandbox.start()
+        async let second = sandbox.start()
+        let ports = try await [first, second]
+        #expect(ports[0] == ports[1])
+        #expect(try await sandbox.start() == ports[0])
+        #expect(sandbox.port == ports[0])
+        await sandbox.shutdown()
+        await sandbox.shutdown()
+    }
+
+    @Test func invalidConfigurationFailsToStart() async throws {
+        let app = SandboxApp(appId: "300011111111")
+        let sandbox = CarrierSandbox(configuration: SandboxConfiguration(apps: [app, app], tokenLifetimeSeconds: 0))
+        let error = try await #require(throws: SandboxError.self) { try await sandbox.start() }
+        #expect(error.kind == .invalidConfiguration)
+        #expect(error.message.contains("listed twice"))
+        await sandbox.shutdown()
+    }
+
+    @Test func statsCountCallsCodesAndTokens() async throws {
+        try await withSandbox { sandbox in
+            let token = try await sandbox.mint()
+            _ = try await sandbox.login(token: token)
+            _ = try await sandbox.login(token: token)
+            _ = try await sandbox.login(token: try await sandbox.mint(), signing: .md5(secret: "wrong"))
+            _ = try await sandbox.verify(sandbox.verifyRequest(token: sandbox.mint(product: "verify")))
+            let stats = sandbox.sandbox.stats
+            #expect(stats.loginCalls == 3)
+            #expect(stats.verifyCalls == 1)
+            #expect(stats.loginResultCodes == ["103000": 1, "104201": 1, "103101": 1])
+            #expect(stats.verifyResultCodes == ["000": 1])
+            #expect(stats.tokensMinted == 3)
+            #expect(stats.tokensConsumed == 2)
+            #expect(stats.faultsApplied.isEmpty)
+
+            let response = try await sandbox.send(.get, "/sandbox/stats")
+            #expect(response.header("Content-Type") == "application/json;charset=UTF-8")
+            let decoded = try JSONDecoder().decode(SandboxStats.self, from: Data(response.body))
+            #expect(decoded == stats)
+        }
+    }
+
+    @Test func mintingRejectsBadInputNamingTheField() async throws {
+        try await withSandbox { sandbox in
+            let cases: [([String: Any], String)] = [
+                (["appId": "399999999999", "phoneNumber": Fixtures.phone], "appId"),
+                (["appId": Fixtures.md5AppId, "phoneNumber": "12800138000"], "phoneNumber"),
+                (["appId": Fixtures.md5AppId], "phoneNumber"),
+                (["appId": Fixtures.md5AppId, "phoneNumber": Fixtures.phone, "product": "sms"], "product"),
+                (["appId": Fixtures.md5AppId, "phoneNumber": Fixtures.phone, "count": 5], "count"),
+            ]
+            for (body, field) in cases {
+                let response = try await sandbox.post("/sandbox/tokens", json(body))
+                #expect(response.status == 400)
+                let message = try #require(try object(response.body)["error"] as? String)
+                #expect(message.hasPrefix(field + ":"), "\(body) -> \(message)")
+            }
+            let minted = try await sandbox.post("/sandbox/tokens", json(["appId": Fixtures.md5AppId, "phoneNumber": Fixtures.phone]))
+            let reply = try object(minted.body)
+            let token = try #require(reply["token"] as? String)
+            #expect(reply["expiresInSeconds"] as? Int == 120)
+            #expect(token.hasPrefix("STsid") && (50...60).contains(token.count))
+            #expect(token.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber) })
+        }
+    }
+
+    @Test func atMostThirtyUnusedTokensPerNumberInTenMinutes() async throws {
+        try await withSandbox { sandbox in
+            for _ in 0..<30 { _ = try await sandbox.mint() }
+            let refused = try await sandbox.post("/sandbox/tokens", json(["appId": Fixtures.md5AppId, "phoneNumber": Fixtures.phone]))
+            #expect(refused.status == 400)
+            #expect(refused.bodyText.contains("at most 30"))
+            _ = try await sandbox.mint(phone: Fixtures.otherPhone)
+            sandbox.clock.advance(milliseconds: 600_001)
+            _ = try await sandbox.mint()
+        }
+    }
+
+    @Test func benchModeMintsBatchesWithoutThePerNumberLimit() async throws {
+        try await withSandbox({ $0.benchMode = true }) { sandbox in
+            let response = try await sandbox.post("/sandbox/tokens", json(["appId": Fixtures.rsaAppId, "phoneNumber": Fixtures.phone, "count": 100]))
+            let tokens = try #require(try object(response.body)["tokens"] as? [String])
+            #expect(tokens.count == 100)
+            #expect(Set(tokens).count == 100)
+            let reply = try await sandbox.login(token: tokens[99], appId: Fixtures.rsaAppId, signing: Fixtures.rsaSigning)
+            #expect(try MSISDN.decrypt(try #require(reply.msisdn), with: Fixtures.rsaKey) == Fixtures.phone)
+            #expect(try await sandbox.login(token: tokens[0], appId: Fixtures.rsaAppId, signing: .rsa(privateKey: Fixtures.strangerKey)).resultCode == "103101")
+            let tooMany = try await sandbox.post("/sandbox/tokens", json(["appId": Fixtures.md5AppId, "phoneNumber": Fixtures.phone, "count": 10_001]))
+            #expect(tooMany.status == 400)
+        }
+    }
+
+    @Test func unknownRoutesOversizedBodiesAndWrongMethodsGetJSONErrors() async throws {
+        try await withSandbox { sandbox in
+            let missing = try await sandbox.send(.get, "/nowhere")
+            #expect(missing.status == 404)
+            #expect(try object(missing.body)["error"] as? String != nil)
+            let wrongMethod = try await sandbox.send(.get, CMCCLoginRequest.path)
+            #expect(wrongMethod.status == 405)
+            let huge = try await sandbox.post(CMCCLoginRequest.path, [UInt8](repeating: UInt8(ascii: "a"), count: 70_000))
+            #expect(huge.status == 413)
+            #expect(try await sandbox.login(token: sandbox.mint()).resultCode == "103000")
+        }
+    }
+}

@@ -1,0 +1,56 @@
+@testable import CurlTransport
+import Testing
+
+@Suite("Cancellation")
+struct CancellationTests {
+    @Test("cancelling a call waiting on a slow server returns promptly and removes the transfer")
+    func cancelInFlight() async throws {
+        try await withServerAndClient { server, client in
+            let task = Task { try await client.send(.init(url: server.url("/delay/5000"))) }
+            #expect(await eventually { server.stats.snapshot.activeRequests == 1 })
+            let start = ContinuousClock.now
+            task.cancel()
+            let error = await transportError { try await task.value }
+            #expect(ContinuousClock.now - start < .milliseconds(500))
+            #expect(error?.kind == .cancelled)
+            #expect(error?.delivery == .mayHaveBeenDelivered)
+            #expect(await eventually { client.engine.counts == (active: 0, queued: 0, tracked: 0) })
+            // The half-finished connection cannot be reused, so curl closes it.
+            #expect(await eventually { server.stats.snapshot.closed == 1 })
+        }
+    }
+
+    @Test("a call from an already-cancelled task fails as cancelled and not sent")
+    func cancelledBeforeSending() async throws {
+        try await withServerAndClient { server, client in
+            let task = Task {
+                withUnsafeCurrentTask { $0?.cancel() }
+                return try await client.send(.init(url: server.url("/status/200")))
+            }
+            let error = await transportError { try await task.value }
+            #expect(error?.kind == .cancelled)
+            #expect(error?.delivery == .notSent)
+            #expect(server.stats.snapshot.requests == 0)
+            #expect(client.engine.counts == (active: 0, queued: 0, tracked: 0))
+        }
+    }
+
+    @Test("cancelling a call still waiting for a transfer slot fails it as not sent")
+    func cancelQueued() async throws {
+        var configuration = CurlHTTPClient.Configuration.forTests
+        configuration.maxConcurrentTransfers = 1
+        try await withServerAndClient(configuration) { server, client in
+            let first = Task { try await client.send(.init(url: server.url("/delay/1500"))) }
+            #expect(await eventually { server.stats.snapshot.activeRequests == 1 })
+            let second = Task { try await client.send(.init(url: server.url("/status/200"))) }
+            #expect(await eventually { client.engine.counts.queued == 1 })
+            second.cancel()
+            let error = await transportError { try await second.value }
+            #expect(error?.kind == .cancelled)
+            #expect(error?.delivery == .notSent)
+            let firstResponse = try await first.value
+            #expect(firstResponse.status == 200)
+            #expect(server.stats.snapshot.requests == 1)
+        }
+    }
+}

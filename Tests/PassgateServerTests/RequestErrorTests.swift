@@ -1,0 +1,107 @@
+import CarrierKit
+import CurlTransport
+import Foundation
+import Testing
+
+/// Errors produced before any carrier call, each for real over HTTP.
+@Suite("REST API: request, auth and app errors")
+struct RequestErrorTests {
+    static let md5 = TestConfiguration.md5App
+
+    @Test("authentication: missing header, wrong scheme and unknown key are 401 unauthenticated")
+    func unauthenticated() async throws {
+        let passgate = try await RunningPassgate.start(TestConfiguration.make())
+        let body = [UInt8](#"{"appId":"300011111111","token":"t"}"#.utf8)
+        for headers: [(name: String, value: String)] in [[], [("Authorization", "Basic abc")], [("Authorization", "Bearer wrong-key")]] {
+            let answer = try await passgate.send(.post, "/v1/phone-number", body: body, headers: headers + [("Content-Type", "application/json")])
+            #expect(answer.status == 401 && answer.errorCode == "unauthenticated", "\(answer.body)")
+            #expect(answer.error["retryable"] as? Bool == false)
+            #expect(answer.error["field"] as? String == "Authorization")
+        }
+        await passgate.stop()
+    }
+
+    @Test("appId: unknown is 404 app_unknown, not granted is 403 app_forbidden")
+    func appChecks() async throws {
+        let passgate = try await RunningPassgate.start(TestConfiguration.make())
+        let unknown = try await passgate.post("/v1/phone-number", ["appId": "399999999999", "token": "t"])
+        #expect(unknown.status == 404 && unknown.errorCode == "app_unknown", "\(unknown.body)")
+        let forbidden = try await passgate.post("/v1/phone-number", ["appId": Self.md5, "token": "t"], apiKey: TestConfiguration.otherApiKey)
+        #expect(forbidden.status == 403 && forbidden.errorCode == "app_forbidden", "\(forbidden.body)")
+        #expect((forbidden.error["message"] as? String)?.contains("other") == true)
+        await passgate.stop()
+    }
+
+    @Test(
+        "malformed bodies are 400 invalid_request naming the field",
+        arguments: [
+            (#"{"appId":"300011111111""#, "body"),
+            ("[1,2]", "body"),
+            ("", "body"),
+            (#"{"token":"abc"}"#, "appId"),
+            (#"{"appId":"3000 1111","token":"abc"}"#, "appId"),
+            (#"{"appId":300011111111,"token":"abc"}"#, "appId"),
+            (#"{"appId":"300011111111"}"#, "token"),
+            (#"{"appId":"300011111111","token":""}"#, "token"),
+            (#"{"appId":"300011111111","token":"a b"}"#, "token"),
+            (#"{"appId":"300011111111","token":null}"#, "token"),
+            (#"{"appId":"300011111111","token":"t","reference":7}"#, "reference"),
+            (String(repeating: "[", count: 3000), "body"),
+            ("\u{FF}\u{FE}{}", "body"),
+        ]
+    )
+    func invalidBodies(body: String, field: String) async throws {
+        let passgate = try await RunningPassgate.start(TestConfiguration.make())
+        let answer = try await passgate.send(.post, "/v1/phone-number", body: Array(body.utf8), headers: [("Authorization", "Bearer \(TestConfiguration.apiKey)"), ("Content-Type", "application/json")])
+        #expect(answer.status == 400 && answer.errorCode == "invalid_request", "\(answer.body)")
+        #expect(answer.error["field"] as? String == field, "\(answer.body)")
+        #expect((answer.error["message"] as? String)?.hasPrefix(field) == true)
+        await passgate.stop()
+    }
+
+    @Test("verify: a phone number that is not 11 mainland digits is invalid_request on phoneNumber", arguments: ["+8613800138000", "1380013800", "12800138000", "138 0013 8000"])
+    func badPhoneNumbers(phone: String) async throws {
+        let passgate = try await RunningPassgate.start(TestConfiguration.make())
+        let answer = try await passgate.post("/v1/phone-number/verify", ["appId": Self.md5, "token": "t", "phoneNumber": phone])
+        #expect(answer.status == 400 && answer.error["field"] as? String == "phoneNumber", "\(answer.body)")
+        await passgate.stop()
+    }
+
+    @Test("wrong content type is 415, an oversized body 413, an unknown path 404 not_found")
+    func mediaSizeAndRoutes() async throws {
+        let passgate = try await RunningPassgate.start(TestConfiguration.make())
+        let auth = ("Authorization", "Bearer \(TestConfiguration.apiKey)")
+        let form = try await passgate.send(.post, "/v1/phone-number", body: Array("appId=1".utf8), headers: [auth, ("Content-Type", "application/x-www-form-urlencoded")])
+        #expect(form.status == 415 && form.errorCode == "unsupported_media_type", "\(form.body)")
+        let big = #"{"appId":"300011111111","token":""# + String(repeating: "a", count: 5000) + #""}"#
+        let large = try await passgate.send(.post, "/v1/phone-number", body: Array(big.utf8), headers: [auth, ("Content-Type", "application/json")])
+        #expect(large.status == 413 && large.errorCode == "payload_too_large", "\(large.body)")
+        let missing = try await passgate.send(.get, "/v1/phone-numbers", headers: [auth])
+        #expect(missing.status == 404 && missing.errorCode == "not_found", "\(missing.body)")
+        await passgate.stop()
+    }
+
+    @Test("1,000 random byte bodies never crash or hang the server, and each gets a JSON error")
+    func fuzzedBodies() async throws {
+        let passgate = try await RunningPassgate.start(TestConfiguration.make())
+        var generator = SystemRandomNumberGenerator()
+        let pieces = ["{", "}", "[", "]", "\"", ":", ",", "appId", "token", "300011111111", "null", "1e999", "\\u0000", "\u{0}", "é", " "]
+        try await withThrowingTaskGroup(of: Int.self) { group in
+            for index in 0..<1000 {
+                let body: [UInt8] = index % 2 == 0
+                    ? (0..<Int.random(in: 0...300, using: &generator)).map { _ in UInt8.random(in: 0...255, using: &generator) }
+                    : Array((0..<Int.random(in: 1...40, using: &generator)).map { _ in pieces.randomElement(using: &generator)! }.joined().utf8)
+                group.addTask {
+                    let answer = try await passgate.send(.post, "/v1/phone-number", body: body, headers: [("Authorization", "Bearer \(TestConfiguration.apiKey)"), ("Content-Type", "application/json")])
+                    return answer.errorCode == nil ? 0 : answer.status
+                }
+            }
+            for try await status in group {
+                #expect([400, 404, 422].contains(status), "unexpected status \(status)")
+            }
+        }
+        let health = try await passgate.send(.get, "/healthz", headers: [])
+        #expect(health.status == 200)
+        await passgate.stop()
+    }
+}

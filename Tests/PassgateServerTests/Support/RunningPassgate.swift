@@ -1,0 +1,85 @@
+import CarrierKit
+import CurlTransport
+import Foundation
+import PassgateConfig
+import PassgateServer
+import Testing
+
+/// A Passgate instance running in-process on loopback, driven over real HTTP.
+struct RunningPassgate {
+    let endpoints: PassgateRuntime.Endpoints
+    let logs: MemoryLogSink
+    let http: CurlHTTPClient
+    private let task: Task<Void, any Error>
+
+    /// A decoded JSON answer.
+    struct Answer {
+        var status: Int
+        var json: [String: Any]
+        var headers: [(name: String, value: String)]
+        var body: String
+
+        var error: [String: Any] { json["error"] as? [String: Any] ?? [:] }
+        var errorCode: String? { error["code"] as? String }
+        func header(_ name: String) -> String? { headers.first { $0.name.lowercased() == name.lowercased() }?.value }
+    }
+
+    static func start(_ configuration: PassgateConfiguration, clock: any WallClock = SystemWallClock()) async throws -> RunningPassgate {
+        let logs = MemoryLogSink()
+        let runtime = PassgateRuntime(configuration: configuration, logSink: logs, clock: clock)
+        let (stream, continuation) = AsyncStream<PassgateRuntime.Endpoints>.makeStream()
+        let task = Task {
+            defer { continuation.finish() }
+            try await runtime.run { continuation.yield($0) }
+        }
+        var iterator = stream.makeAsyncIterator()
+        guard let endpoints = await iterator.next() else {
+            try await task.value
+            throw StartFailure(logs: logs.contents)
+        }
+        return RunningPassgate(endpoints: endpoints, logs: logs, http: CurlHTTPClient(), task: task)
+    }
+
+    struct StartFailure: Error { var logs: [String] }
+
+    func stop() async {
+        task.cancel()
+        _ = try? await task.value
+        await http.shutdown(gracePeriodMs: 0)
+    }
+
+    var api: String { "http://127.0.0.1:\(endpoints.apiPort)" }
+    var sandbox: String { "http://127.0.0.1:\(endpoints.sandboxPort ?? 0)" }
+
+    /// A raw request to the API.
+    func send(_ method: CurlHTTPClient.Method, _ path: String, body: [UInt8] = [], headers: [(name: String, value: String)]) async throws -> Answer {
+        let response = try await http.send(.init(method: method, url: api + path, headers: headers, body: body, timeoutMs: 10_000))
+        let json = (try? JSONSerialization.jsonObject(with: Data(response.body))) as? [String: Any] ?? [:]
+        return Answer(status: response.status, json: json, headers: response.headers, body: String(decoding: response.body, as: UTF8.self))
+    }
+
+    /// An authenticated JSON POST to the API.
+    func post(_ path: String, _ object: [String: Any], apiKey: String = TestConfiguration.apiKey, extraHeaders: [(name: String, value: String)] = []) async throws -> Answer {
+        let body = [UInt8](try JSONSerialization.data(withJSONObject: object))
+        return try await send(.post, path, body: body, headers: [("Authorization", "Bearer \(apiKey)"), ("Content-Type", "application/json")] + extraHeaders)
+    }
+
+    /// Mints a token from a sandbox the way the carrier SDK would hand one to the app.
+    static func mintToken(http: CurlHTTPClient, sandbox: String, appId: String, phone: String = "13800138000", product: String = "login") async throws -> String {
+        let body = [UInt8](try JSONSerialization.data(withJSONObject: ["appId": appId, "phoneNumber": phone, "product": product]))
+        let response = try await http.send(.init(method: .post, url: sandbox + "/sandbox/tokens", headers: [("Content-Type", "application/json")], body: body))
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(response.body)) as? [String: Any], "sandbox said \(response.status)")
+        return try #require(object["token"] as? String)
+    }
+
+    func mintToken(appId: String, phone: String = "13800138000", product: String = "login") async throws -> String {
+        try await Self.mintToken(http: http, sandbox: sandbox, appId: appId, phone: phone, product: product)
+    }
+
+    /// Sets the embedded sandbox's fault over its control endpoint.
+    func setFault(_ fault: String, latencyMs: Int = 0) async throws {
+        let body = [UInt8](try JSONSerialization.data(withJSONObject: ["fault": fault, "latencyMs": latencyMs]))
+        let response = try await http.send(.init(method: .put, url: sandbox + "/sandbox/faults", headers: [("Content-Type", "application/json")], body: body))
+        try #require(response.status < 300, "sandbox refused fault \(fault): \(response.status)")
+    }
+}

@@ -1,0 +1,43 @@
+import CarrierKit
+import Logging
+import OpenSSLCrypto
+import PassgateConfig
+
+/// Configurations for end-to-end tests: ephemeral ports, distinctive secrets (so log checks can
+/// look for them), three apps and two clients.
+enum TestConfiguration {
+    static let apiKey = "pg-test-key-7c1d9e"
+    static let otherApiKey = "pg-test-other-key-55aa"
+    static let md5App = "300011111111"
+    static let rsaApp = "300022222222"
+    static let secondMD5App = "300033333333"
+    static let md5Secret = "SECRETmd5A1b2C3d4E5f6A7b8C9d0E1f2"
+    static let secondSecret = "SECRETmd5ZZZZ9999YYYY8888XXXX7777"
+    static let appKey = "APPKEYhmac123456"
+    static let rsaKey: RSAPrivateKey = try! RSAPrivateKey.generate(bits: 2048)
+
+    static func make(sandbox: Bool = true, baseURL: String? = nil, timeoutMs: Int = 3000) -> PassgateConfiguration {
+        var configuration = PassgateConfiguration()
+        configuration.server.port = 0
+        configuration.server.maxBodyBytes = 4096
+        configuration.log.level = .debug
+        configuration.sandbox.enabled = sandbox
+        configuration.sandbox.port = 0
+        var cmcc = ProviderSettings(id: CMCC.providerID, baseURLs: baseURL.map { [$0] } ?? [])
+        cmcc.timeoutMs = timeoutMs
+        cmcc.connectTimeoutMs = min(1000, timeoutMs - 1)
+        configuration.providers = [CMCC.providerID: cmcc]
+        configuration.apps = [
+            AppSettings(appId: md5App, signMode: .md5, secret: md5Secret, appKey: appKey),
+            AppSettings(appId: rsaApp, signMode: .rsa, appKey: appKey, privateKey: rsaKey),
+            AppSettings(appId: secondMD5App, signMode: .md5, secret: secondSecret),
+        ]
+        configuration.clients = [
+            ClientSettings(id: "shop", apiKeySHA256: hash(apiKey), apps: [md5App, rsaApp, secondMD5App]),
+            ClientSettings(id: "other", apiKeySHA256: hash(otherApiKey), apps: [secondMD5App]),
+        ]
+        return configuration
+    }
+
+    static func hash(_ key: String) -> [UInt8] { try! Digest.sha256(Array(key.utf8)) }
+}
