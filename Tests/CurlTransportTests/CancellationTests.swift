@@ -6,12 +6,13 @@ struct CancellationTests {
     @Test("cancelling a call waiting on a slow server returns promptly and removes the transfer")
     func cancelInFlight() async throws {
         try await withServerAndClient { server, client in
-            let task = Task { try await client.send(.init(url: server.url("/delay/5000"))) }
+            let task = Task { try await client.send(.init(url: server.url("/delay/10000"))) }
             #expect(await eventually { server.stats.snapshot.activeRequests == 1 })
             let start = ContinuousClock.now
             task.cancel()
             let error = await transportError { try await task.value }
-            #expect(ContinuousClock.now - start < .milliseconds(500))
+            // Well before the server's 10 s answer: the cancellation, not the reply, ended the call.
+            #expect(ContinuousClock.now - start < .seconds(5))
             #expect(error?.kind == .cancelled)
             #expect(error?.delivery == .mayHaveBeenDelivered)
             #expect(await eventually { client.engine.counts == (active: 0, queued: 0, tracked: 0) })
@@ -40,7 +41,7 @@ struct CancellationTests {
         var configuration = CurlHTTPClient.Configuration.forTests
         configuration.maxConcurrentTransfers = 1
         try await withServerAndClient(configuration) { server, client in
-            let first = Task { try await client.send(.init(url: server.url("/delay/1500"))) }
+            let first = Task { try await client.send(.init(url: server.url("/delay/10000"))) }
             #expect(await eventually { server.stats.snapshot.activeRequests == 1 })
             let second = Task { try await client.send(.init(url: server.url("/status/200"))) }
             #expect(await eventually { client.engine.counts.queued == 1 })
@@ -48,9 +49,9 @@ struct CancellationTests {
             let error = await transportError { try await second.value }
             #expect(error?.kind == .cancelled)
             #expect(error?.delivery == .notSent)
-            let firstResponse = try await first.value
-            #expect(firstResponse.status == 200)
             #expect(server.stats.snapshot.requests == 1)
+            first.cancel()
+            _ = await transportError { try await first.value }
         }
     }
 }

@@ -1,7 +1,11 @@
 import CarrierKit
 import CurlTransport
+import PassgateConfig
+
 import Foundation
 import Testing
+
+@testable import PassgateServer
 
 /// Errors produced before any carrier call, each for real over HTTP.
 @Suite("REST API: request, auth and app errors")
@@ -102,6 +106,54 @@ struct RequestErrorTests {
         }
         let health = try await passgate.send(.get, "/healthz", headers: [])
         #expect(health.status == 200)
+        await passgate.stop()
+    }
+}
+
+@Suite("REST API: rate limits")
+struct RateLimitTests {
+    @Test("the token bucket admits ratePerSecond a second, refuses the rest with a wait, and refills")
+    func bucket() throws {
+        let client = ClientSettings(id: "c", apiKeySHA256: [], apps: [], ratePerSecond: 4)
+        let limiter = ClientRateLimiter(clients: [client])
+        let start = ContinuousClock.now
+        for _ in 0..<4 { try limiter.admit(client, now: start) }
+        do {
+            try limiter.admit(client, now: start)
+            Issue.record("fifth request in the same instant admitted")
+        } catch {
+            #expect(error.code == .rateLimited && error.retryAfterSeconds == 1)
+        }
+        try limiter.admit(client, now: start + .milliseconds(260))  // one token back after 250 ms
+        #expect(throws: PassgateError.self) { try limiter.admit(client, now: start + .milliseconds(270)) }
+        let unlimited = ClientSettings(id: "u", apiKeySHA256: [], apps: [])
+        for _ in 0..<1000 { try limiter.admit(unlimited, now: start) }
+    }
+
+    @Test("over HTTP a client over its rate gets 429 rate_limited with Retry-After; other clients are unaffected")
+    func perClientLimit() async throws {
+        var configuration = TestConfiguration.make()
+        configuration.clients[0].ratePerSecond = 2
+        let passgate = try await RunningPassgate.start(configuration)
+        struct Seen: Sendable { var status: Int; var code: String?; var retryable: Bool?; var retryAfter: String? }
+        let answers = try await withThrowingTaskGroup(of: Seen.self) { group in
+            for _ in 0..<10 {
+                group.addTask {
+                    let answer = try await passgate.post("/v1/phone-number", ["appId": "399999999999", "token": "t"])
+                    return Seen(status: answer.status, code: answer.errorCode, retryable: answer.error["retryable"] as? Bool, retryAfter: answer.header("Retry-After"))
+                }
+            }
+            return try await group.reduce(into: []) { $0.append($1) }
+        }
+        // Two tokens to start with, a few more at most while the burst is in flight.
+        let limited = answers.filter { $0.status == 429 }
+        #expect(limited.count >= 6, "\(answers.map(\.status))")
+        #expect(answers.allSatisfy { $0.status == 429 || $0.status == 404 })
+        let sample = try #require(limited.first)
+        #expect(sample.code == "rate_limited" && sample.retryable == true)
+        #expect(sample.retryAfter == "1")
+        let other = try await passgate.post("/v1/phone-number", ["appId": "399999999999", "token": "t"], apiKey: TestConfiguration.otherApiKey)
+        #expect(other.status == 404)
         await passgate.stop()
     }
 }

@@ -43,7 +43,11 @@ public enum CMCC {
         CMCCResultCode("103101", "signature error", .signatureRejected,
                        "Check the app's secret: MD5 mode signs with the APPSecret (apps created before 2018-12-26 may still use the legacy appKey); RSA mode needs the console to hold this private key's public half. `passgate sign login-token` shows the exact signed string."),
         CMCCResultCode("103102", "invalid package signature", .signatureRejected, "Check the app's signing configuration in the CMCC console."),
-        CMCCResultCode("103107", "duplicate msgid", .carrierError, "A msgid was reused; each request gets a fresh one, so retrying is safe."),
+        // Every call gets a fresh msgid, so a duplicate means this very request reached CMCC twice
+        // (libcurl re-sends once when a reused connection dies before the reply): the first copy
+        // may have spent the token, and its answer is lost.
+        CMCCResultCode("103107", "duplicate msgid", .carrierRejected,
+                       "The carrier received this request twice (a connection dropped and it was re-sent); the first copy may have spent the token: get a new token."),
         CMCCResultCode("103113", "token malformed", .tokenInvalid, "Pass the SDK token unchanged (no trimming, URL-decoding or quoting)."),
         CMCCResultCode("103119", "appid does not exist", .appNotEnabled, "Check the appId for typos and stray spaces, and that it belongs to this CMCC account."),
         CMCCResultCode("103133", "sourceid invalid: token minted for another appid", .tokenAppMismatch),

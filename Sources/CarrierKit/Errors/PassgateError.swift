@@ -10,6 +10,8 @@ public struct PassgateError: Error, Sendable, CustomStringConvertible {
     public let message: String
     /// The error this one wraps (OpenSSL, transport, decoding), for logs; never sent to callers.
     public let underlying: (any Error & Sendable)?
+    /// When to try again, for `rate_limited` and `service_draining` (the `Retry-After` header).
+    public var retryAfterSeconds: Int?
 
     public init(_ code: Code, _ reason: Reason, message: String? = nil, underlying: (any Error & Sendable)? = nil) {
         self.code = code

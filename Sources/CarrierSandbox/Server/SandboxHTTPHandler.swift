@@ -36,56 +36,67 @@ final class SandboxHTTPHandler: ChannelInboundHandler {
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
-        switch (unwrapInboundIn(data), state) {
-        case (.head(let head), _):
-            let declared = head.headers.first(name: "content-length").flatMap(Int.init) ?? 0
-            let expectsContinue = head.headers.first(name: "expect")?.lowercased() == "100-continue"
-            if declared > maxBodyBytes {
-                if expectsContinue {
-                    state = .rejected
-                    respondTooLarge(context: context, head: head)
-                } else {
-                    state = .discarding(head)
-                }
-                return
-            }
+        switch unwrapInboundIn(data) {
+        case .head(let head): received(head, context: context)
+        case .body(var chunk): received(&chunk)
+        case .end: ended(context: context)
+        }
+    }
+
+    private func received(_ head: HTTPRequestHead, context: ChannelHandlerContext) {
+        let declared = head.headers.first(name: "content-length").flatMap(Int.init) ?? 0
+        let expectsContinue = head.headers.first(name: "expect")?.lowercased() == "100-continue"
+        if declared > maxBodyBytes {
             if expectsContinue {
-                context.writeAndFlush(wrapOutboundOut(.head(HTTPResponseHead(version: head.version, status: .continue))), promise: nil)
-            }
-            state = .reading(head, context.channel.allocator.buffer(capacity: max(declared, 0)))
-        case (.body(var chunk), .reading(let head, var body)):
-            if body.readableBytes + chunk.readableBytes > maxBodyBytes {
-                state = .discarding(head)
+                // Refuse before the client sends the body.
+                state = .rejected
+                respondTooLarge(context: context, head: head)
             } else {
-                state = .idle  // release the stored buffer first, so appending does not copy it
-                body.writeBuffer(&chunk)
-                state = .reading(head, body)
+                state = .discarding(head)
             }
-        case (.body, _):
-            break
-        case (.end, .reading(let head, let body)):
-            state = .idle
+            return
+        }
+        if expectsContinue {
+            context.writeAndFlush(wrapOutboundOut(.head(HTTPResponseHead(version: head.version, status: .continue))), promise: nil)
+        }
+        state = .reading(head, context.channel.allocator.buffer(capacity: max(declared, 0)))
+    }
+
+    private func received(_ chunk: inout ByteBuffer) {
+        guard case .reading(let head, var body) = state else { return }
+        state = .idle  // release the stored buffer first, so appending does not copy it
+        if body.readableBytes + chunk.readableBytes > maxBodyBytes {
+            state = .discarding(head)
+        } else {
+            body.writeBuffer(&chunk)
+            state = .reading(head, body)
+        }
+    }
+
+    private func ended(context: ChannelHandlerContext) {
+        let finished = state
+        state = .idle
+        switch finished {
+        case .reading(let head, let body):
             let request = SandboxRequest(
                 method: head.method.rawValue, uri: head.uri, body: Array(body.readableBytesView),
                 peerIP: context.channel.remoteAddress?.ipAddress
             )
             let answer = engine.handle(request)
-            let keepAlive = head.isKeepAlive
-            let version = head.version
+            let (version, keepAlive, method) = (head.version, head.isKeepAlive, head.method)
             guard answer.delayMs > 0 else {
-                perform(answer.action, context: context, version: version, keepAlive: keepAlive, method: head.method)
+                perform(answer.action, context: context, version: version, keepAlive: keepAlive, method: method)
                 return
             }
             let bound = NIOLoopBound((self, context), eventLoop: context.eventLoop)
             context.eventLoop.scheduleTask(in: .milliseconds(Int64(answer.delayMs))) {
                 let (handler, context) = bound.value
-                handler.perform(answer.action, context: context, version: version, keepAlive: keepAlive, method: head.method)
+                handler.perform(answer.action, context: context, version: version, keepAlive: keepAlive, method: method)
             }
-        case (.end, .discarding(let head)):
-            state = .idle
+        case .discarding(let head):
             respondTooLarge(context: context, head: head)
-        case (.end, _):
-            state = .idle
+        case .idle, .rejected:
+            break
         }
     }
 

@@ -94,8 +94,11 @@ struct SandboxLedger {
         return true
     }
 
-    /// Tokens held (valid, expired-but-remembered), for tests of the memory bound.
-    var retainedTokenCount: Int { tokens.count }
+    /// Tokens and msgids held after sweeping at `now`: what the memory bound is about.
+    mutating func retainedCounts(now: Int64) -> (tokens: Int, msgids: Int, numbers: Int) {
+        sweep(now: now)
+        return (tokens.count, seenMsgids.count, mintsByNumber.count)
+    }
 
     /// Drops tokens and msgids past their retention.
     private mutating func sweep(now: Int64) {

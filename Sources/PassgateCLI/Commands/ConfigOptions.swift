@@ -19,7 +19,8 @@ struct ConfigOptions: ParsableArguments {
 
     static func report(_ error: ConfigurationError, path: String) -> String {
         var text = "\(path): \(error.problems.count) problem\(error.problems.count == 1 ? "" : "s")\n"
-        for problem in error.problems { text += "  \(problem.path): \(problem.message)\n" }
+        // Messages already begin with the key path; the line number finds it in the file.
+        for problem in error.problems { text += "  \(problem.line.map { "line \($0): " } ?? "")\(problem.message)\n" }
         return text
     }
 }

@@ -21,6 +21,7 @@ func buildRouter(_ dependencies: ApplicationDependencies) -> Router<PassgateRequ
     let configuration = dependencies.configuration
     let phoneNumbers = PhoneNumberController(
         authenticator: ClientAuthenticator(clients: configuration.clients),
+        rateLimiter: ClientRateLimiter(clients: configuration.clients),
         apps: Dictionary(configuration.apps.map { ($0.appId, $0) }, uniquingKeysWith: { first, _ in first }),
         gateway: dependencies.gateway,
         maxBodyBytes: configuration.server.maxBodyBytes,

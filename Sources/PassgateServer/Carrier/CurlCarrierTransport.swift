@@ -20,20 +20,25 @@ struct CurlCarrierTransport: CarrierTransport {
     }
 
     /// The transport's view of "did it leave?" decides; the kind only refines the message.
+    /// (A TLS 1.3 server rejecting a client certificate does so after the request was written.)
     static func kind(of error: CurlTransportError) -> TransportFailure.Kind {
+        let kind = refinedKind(of: error)
+        return error.mayHaveBeenDelivered && !kind.mayHaveBeenDelivered ? .noAnswer : kind
+    }
+
+    private static func refinedKind(of error: CurlTransportError) -> TransportFailure.Kind {
         switch error.kind {
-        case .dnsFailure: return .dnsFailure
-        case .connectionRefused: return .connectionRefused
-        case .connectTimeout: return .connectTimeout
-        case .tlsHandshakeFailed, .tlsCertificateRejected, .tlsConfigurationInvalid: return .tlsFailure
-        case .proxyFailed: return error.mayHaveBeenDelivered ? .noAnswer : .proxyFailure
-        case .sendFailed: return .sendFailure
-        case .connectionReset: return .noAnswer
-        case .timeoutAfterSend: return .timeoutAfterSend
-        case .responseTooLarge: return .responseTooLarge
-        case .malformedResponse: return .truncatedReply
-        case .invalidRequest, .cancelled, .shutdown, .internalError:
-            return error.mayHaveBeenDelivered ? .noAnswer : .notStarted
+        case .dnsFailure: .dnsFailure
+        case .connectionRefused: .connectionRefused
+        case .connectTimeout: .connectTimeout
+        case .tlsHandshakeFailed, .tlsCertificateRejected, .tlsConfigurationInvalid: .tlsFailure
+        case .proxyFailed: .proxyFailure
+        case .sendFailed: .sendFailure
+        case .connectionReset: .noAnswer
+        case .timeoutAfterSend: .timeoutAfterSend
+        case .responseTooLarge: .responseTooLarge
+        case .malformedResponse: .truncatedReply
+        case .invalidRequest, .cancelled, .shutdown, .internalError: error.mayHaveBeenDelivered ? .noAnswer : .notStarted
         }
     }
 }

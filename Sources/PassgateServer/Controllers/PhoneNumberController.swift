@@ -9,6 +9,7 @@ import PassgateConfig
 /// `POST /v1/phone-number` and `POST /v1/phone-number/verify`.
 struct PhoneNumberController {
     let authenticator: any ClientAuthenticating
+    let rateLimiter: ClientRateLimiter
     let apps: [String: AppSettings]
     let gateway: any CarrierGateway
     let maxBodyBytes: Int
@@ -45,10 +46,11 @@ struct PhoneNumberController {
         ), requestId: context.requestId)
     }
 
-    /// Authentication first (an anonymous caller learns nothing else), then media type and size.
+    /// Authentication first (an anonymous caller learns nothing else), then the client's rate, media type and size.
     private func admit(_ request: Request, context: PassgateRequestContext) async throws -> (ClientSettings, [UInt8]) {
         let client = try authenticator.authenticate(authorization: request.headers[.authorization])
         context.facts.clientId = client.id
+        try rateLimiter.admit(client)
         let mediaType = request.headers[.contentType]?.split(separator: ";").first?.trimmingCharacters(in: .whitespaces).lowercased()
         guard mediaType == "application/json" else {
             throw PassgateError(

@@ -29,7 +29,7 @@ struct RequestLifecycleMiddleware: RouterMiddleware {
         } catch {
             let mapped = PassgateError.from(error)
             failure = mapped
-            response = mapped.response(requestId: context.requestId, retryAfterSeconds: mapped.code == .rateLimited || mapped.code == .serviceDraining ? 1 : nil)
+            response = mapped.response(requestId: context.requestId, retryAfterSeconds: Self.retryAfter(mapped))
         }
         let route = context.endpointPath ?? "unmatched"
         let elapsed = ContinuousClock.now - started
@@ -53,6 +53,11 @@ struct RequestLifecycleMiddleware: RouterMiddleware {
         }
         let level: Logger.Level = failure?.code == .internalError ? .error : (status >= 500 ? .warning : .info)
         logger.log(level: level, "request", metadata: metadata)
+    }
+
+    /// Seconds for `Retry-After`: the error's own figure, else 1 for the codes that promise one.
+    static func retryAfter(_ error: PassgateError) -> Int? {
+        error.retryAfterSeconds ?? (error.code == .rateLimited || error.code == .serviceDraining ? 1 : nil)
     }
 
     /// Keeps a caller's id when it is short and plain (no log injection), else makes one.

@@ -1,0 +1,69 @@
+import CarrierKit
+import CarrierSandbox
+import CurlTransport
+import Testing
+
+/// Start, run and shutdown, as a ServiceGroup or a CLI drives them.
+@Suite("lifecycle")
+struct LifecycleTests {
+    @Test func shutdownReturnsPromptlyWhileANoAnswerRequestIsHeld() async throws {
+        let patient = CurlHTTPClient.Configuration(connectTimeoutMs: 1000, timeoutMs: 20_000)
+        try await withSandbox(client: patient, { $0.fault = .noAnswer }) { sandbox in
+            let token = try sandbox.sandbox.mintToken(appId: Fixtures.md5AppId, phoneNumber: Fixtures.phone)
+            let request = try sandbox.loginRequest(token: token)
+            let call = Task { try await sandbox.post(CMCCLoginRequest.path, request.body) }
+            for _ in 0..<300 where sandbox.sandbox.stats.loginCalls == 0 {
+                try await Task.sleep(for: .milliseconds(10))
+            }
+            #expect(sandbox.sandbox.stats.loginCalls == 1)
+            let start = ContinuousClock.now
+            await sandbox.sandbox.shutdown()
+            #expect(ContinuousClock.now - start < .seconds(2))
+            // The held connection is closed: the client gets an error at once, not its 20 s timeout.
+            let error = try await #require(throws: CurlTransportError.self) { try await call.value }
+            #expect(error.kind == .connectionReset)
+            #expect(error.delivery == .mayHaveBeenDelivered)
+            #expect(ContinuousClock.now - start < .seconds(5))
+        }
+    }
+
+    @Test func runServesUntilCancelledThenClosesTheListener() async throws {
+        let sandbox = CarrierSandbox(configuration: SandboxConfiguration(apps: Fixtures.apps, threads: 1))
+        let service = Task { try await sandbox.run() }
+        var port: Int?
+        for _ in 0..<200 where port == nil {
+            port = sandbox.port
+            try await Task.sleep(for: .milliseconds(10))
+        }
+        let url = "http://127.0.0.1:\(try #require(port))/sandbox/stats"
+        let client = CurlHTTPClient(configuration: .init(connectTimeoutMs: 500, timeoutMs: 2000))
+        #expect(try await client.send(.init(url: url)).status == 200)
+        service.cancel()
+        try await service.value
+        let error = try await transportError { try await client.send(.init(url: url)) }
+        #expect(error?.kind == .connectionRefused)
+        await client.shutdown(gracePeriodMs: 0)
+        await #expect(throws: SandboxError.self) { try await sandbox.start() }
+    }
+
+    @Test func startIsIdempotent() async throws {
+        let sandbox = CarrierSandbox(configuration: SandboxConfiguration(apps: Fixtures.apps, threads: 1))
+        async let first = sandbox.start()
+        async let second = sandbox.start()
+        let ports = try await [first, second]
+        #expect(ports[0] == ports[1])
+        #expect(try await sandbox.start() == ports[0])
+        #expect(sandbox.port == ports[0])
+        await sandbox.shutdown()
+        await sandbox.shutdown()
+    }
+
+    @Test func invalidConfigurationFailsToStart() async throws {
+        let app = SandboxApp(appId: "300011111111")
+        let sandbox = CarrierSandbox(configuration: SandboxConfiguration(apps: [app, app], tokenLifetimeSeconds: 0))
+        let error = try await #require(throws: SandboxError.self) { try await sandbox.start() }
+        #expect(error.kind == .invalidConfiguration)
+        #expect(error.message.contains("listed twice"))
+        await sandbox.shutdown()
+    }
+}

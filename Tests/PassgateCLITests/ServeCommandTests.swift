@@ -1,0 +1,115 @@
+import CurlTransport
+import Foundation
+import OpenSSLCrypto
+import Testing
+
+@Suite("passgate serve and check-config")
+struct ServeCommandTests {
+    static let apiKey = "cli-serve-test-key"
+
+    /// A sandbox-enabled config on ephemeral ports, with its key directory in `directory`.
+    static func writeConfig(in directory: String) throws -> String {
+        let hash = Hex.lowercase(try Digest.sha256(Array(apiKey.utf8)))
+        let yaml = """
+            server: {host: 127.0.0.1, port: 0}
+            log: {level: info, format: json}
+            providers: {cmcc: {connectTimeoutMs: 1000, timeoutMs: 3000}}
+            apps:
+              - {appId: "300011111111", provider: cmcc, signMode: md5, secret: "CLITESTsecret0123456789ABCDEF0123", appKey: "CLITESTappkey123"}
+              - {appId: "300022222222", provider: cmcc, signMode: rsa, privateKey: "sandbox:cli-rsa"}
+            clients:
+              - {id: cli, apiKeySHA256: "\(hash)", apps: ["300011111111", "300022222222"]}
+            sandbox: {enabled: true, host: 127.0.0.1, port: 0, keyDirectory: "\(directory)/keys"}
+            """
+        let path = "\(directory)/passgate.yaml"
+        try yaml.write(toFile: path, atomically: true, encoding: .utf8)
+        return path
+    }
+
+    /// Polls `path` until `pattern` matches, returning the first capture group.
+    static func waitFor(_ pattern: String, in path: String, seconds: Double = 30) async throws -> String {
+        let regex = try NSRegularExpression(pattern: pattern)
+        let deadline = Date().addingTimeInterval(seconds)
+        while Date() < deadline {
+            let text = (try? String(contentsOfFile: path, encoding: .utf8)) ?? ""
+            if let match = regex.firstMatch(in: text, range: NSRange(text.startIndex..., in: text)), let range = Range(match.range(at: 1), in: text) {
+                return String(text[range])
+            }
+            try await Task.sleep(for: .milliseconds(100))
+        }
+        let text = (try? String(contentsOfFile: path, encoding: .utf8)) ?? ""
+        Issue.record("'\(pattern)' never appeared in \(path): \(text.suffix(2000))")
+        throw CancellationError()
+    }
+
+    @Test("serve under TZ=UTC exchanges a sandbox token end to end, then exits 0 on SIGTERM")
+    func serveUnderUTC() async throws {
+        let directory = try ProcessRunner.temporaryDirectory()
+        let config = try Self.writeConfig(in: directory)
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: ProcessRunner.passgate)
+        process.arguments = ["serve", "--config", config]
+        process.environment = ProcessInfo.processInfo.environment.merging(["TZ": "UTC"]) { $1 }
+        FileManager.default.createFile(atPath: "\(directory)/out.log", contents: nil)
+        FileManager.default.createFile(atPath: "\(directory)/err.log", contents: nil)
+        process.standardOutput = try FileHandle(forWritingTo: URL(fileURLWithPath: "\(directory)/out.log"))
+        process.standardError = try FileHandle(forWritingTo: URL(fileURLWithPath: "\(directory)/err.log"))
+        try process.run()
+        defer { if process.isRunning { process.terminate() } }
+
+        let apiPort = try await Self.waitFor(#""msg":"listening","port":"(\d+)""#, in: "\(directory)/out.log")
+        let sandboxPort = try await Self.waitFor(#"embedded CMCC sandbox on http://127\.0\.0\.1:(\d+)"#, in: "\(directory)/err.log")
+        #expect(FileManager.default.fileExists(atPath: "\(directory)/keys/cli-rsa.pem"))
+
+        let http = CurlHTTPClient()
+        for app in ["300011111111", "300022222222"] {
+            let mint = try await http.send(.init(method: .post, url: "http://127.0.0.1:\(sandboxPort)/sandbox/tokens", headers: [("Content-Type", "application/json")],
+                                                 body: Array(#"{"appId":"\#(app)","phoneNumber":"13800138000"}"#.utf8)))
+            let token = try #require((try JSONSerialization.jsonObject(with: Data(mint.body)) as? [String: Any])?["token"] as? String)
+            let exchange = try await http.send(.init(
+                method: .post, url: "http://127.0.0.1:\(apiPort)/v1/phone-number",
+                headers: [("Authorization", "Bearer \(Self.apiKey)"), ("Content-Type", "application/json")],
+                body: Array(#"{"appId":"\#(app)","token":"\#(token)"}"#.utf8)
+            ))
+            #expect(exchange.status == 200, "\(String(decoding: exchange.body, as: UTF8.self))")
+            #expect(String(decoding: exchange.body, as: UTF8.self).contains(#""phoneNumber":"13800138000""#))
+        }
+        await http.shutdown()
+
+        process.terminate()  // SIGTERM
+        process.waitUntilExit()
+        #expect(process.terminationReason == .exit && process.terminationStatus == 0)
+    }
+
+    @Test("check-config accepts a good config and lists every problem of a broken one with exit 78")
+    func checkConfig() throws {
+        let directory = try ProcessRunner.temporaryDirectory()
+        let good = try ProcessRunner.passgate(["check-config", "--config", try Self.writeConfig(in: directory)])
+        #expect(good.status == 0, "\(good.stderr)")
+        #expect(good.stdout.contains("OK"))
+
+        let broken = """
+            server: {port: 70000}
+            servr: {}
+            apps:
+              - {appId: "3000 1111", provider: cmcc, signMode: md5, secret: "env:PASSGATE_CLI_TEST_UNSET"}
+              - {appId: "300022222222", provider: cucc, signMode: rsa, privateKey: "file:\(directory)/missing.pem"}
+            clients:
+              - {id: shop, apiKeySHA256: "not-a-hash", apps: ["399999999999"]}
+            """
+        try broken.write(toFile: "\(directory)/broken.yaml", atomically: true, encoding: .utf8)
+        let result = try ProcessRunner.passgate(["check-config", "--config", "\(directory)/broken.yaml"])
+        #expect(result.status == 78)
+        for path in ["server.port", "servr", "apps[0].appId", "apps[0].secret", "apps[1].provider", "apps[1].privateKey", "clients[0].apiKeySHA256", "clients[0].apps"] {
+            #expect(result.stderr.contains(path), "no problem reported for \(path): \(result.stderr)")
+        }
+    }
+
+    @Test("serve with a broken config exits 78 before listening")
+    func serveRefusesBrokenConfig() throws {
+        let directory = try ProcessRunner.temporaryDirectory()
+        try "server: {port: -1}\n".write(toFile: "\(directory)/bad.yaml", atomically: true, encoding: .utf8)
+        let result = try ProcessRunner.passgate(["serve", "--config", "\(directory)/bad.yaml"])
+        #expect(result.status == 78 && result.stderr.contains("server.port"))
+    }
+}
