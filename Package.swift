@@ -33,6 +33,11 @@ let package = Package(
             providers: [.apt(["libssl-dev"]), .brew(["openssl@3"])]
         ),
         .systemLibrary(
+            name: "CHiredis",
+            pkgConfig: "hiredis",
+            providers: [.apt(["libhiredis-dev"]), .brew(["hiredis"])]
+        ),
+        .systemLibrary(
             name: "CCurl",
             pkgConfig: "libcurl",
             providers: [.apt(["libcurl4-openssl-dev"]), .brew(["curl"])]
@@ -86,12 +91,22 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
         .target(
+            name: "PassgateState",
+            dependencies: [
+                "OpenSSLCrypto",
+                "CHiredis",
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        .target(
             name: "PassgateServer",
             dependencies: [
                 "OpenSSLCrypto",
                 "CarrierKit",
                 "CurlTransport",
                 "PassgateConfig",
+                "PassgateState",
                 "CarrierSandbox",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),
@@ -161,9 +176,14 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
         .testTarget(
+            name: "PassgateStateTests",
+            dependencies: ["PassgateState", "OpenSSLCrypto"],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
             name: "PassgateServerTests",
             dependencies: [
-                "PassgateServer", "PassgateConfig", "CarrierSandbox", "CarrierKit", "CurlTransport", "OpenSSLCrypto",
+                "PassgateServer", "PassgateConfig", "PassgateState", "CarrierSandbox", "CarrierKit", "CurlTransport", "OpenSSLCrypto",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Yams", package: "Yams"),
             ],

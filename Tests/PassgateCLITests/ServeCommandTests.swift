@@ -44,7 +44,7 @@ struct ServeCommandTests {
 
     @Test("serve under TZ=UTC exchanges a sandbox token end to end, then exits 0 on SIGTERM")
     func serveUnderUTC() async throws {
-        let directory = try ProcessRunner.temporaryDirectory()
+        let directory = try await ProcessRunner.temporaryDirectory()
         let config = try Self.writeConfig(in: directory)
         let process = Process()
         process.executableURL = URL(fileURLWithPath: ProcessRunner.passgate)
@@ -77,14 +77,14 @@ struct ServeCommandTests {
         await http.shutdown()
 
         process.terminate()  // SIGTERM
-        process.waitUntilExit()
+        try await ProcessRunner.offPool { process.waitUntilExit() }
         #expect(process.terminationReason == .exit && process.terminationStatus == 0)
     }
 
     @Test("check-config accepts a good config and lists every problem of a broken one with exit 78")
-    func checkConfig() throws {
-        let directory = try ProcessRunner.temporaryDirectory()
-        let good = try ProcessRunner.passgate(["check-config", "--config", try Self.writeConfig(in: directory)])
+    func checkConfig() async throws {
+        let directory = try await ProcessRunner.temporaryDirectory()
+        let good = try await ProcessRunner.passgate(["check-config", "--config", try Self.writeConfig(in: directory)])
         #expect(good.status == 0, "\(good.stderr)")
         #expect(good.stdout.contains("OK"))
 
@@ -98,7 +98,7 @@ struct ServeCommandTests {
               - {id: shop, apiKeySHA256: "not-a-hash", apps: ["399999999999"]}
             """
         try broken.write(toFile: "\(directory)/broken.yaml", atomically: true, encoding: .utf8)
-        let result = try ProcessRunner.passgate(["check-config", "--config", "\(directory)/broken.yaml"])
+        let result = try await ProcessRunner.passgate(["check-config", "--config", "\(directory)/broken.yaml"])
         #expect(result.status == 78)
         for path in ["server.port", "servr", "apps[0].appId", "apps[0].secret", "apps[1].provider", "apps[1].privateKey", "clients[0].apiKeySHA256", "clients[0].apps"] {
             #expect(result.stderr.contains(path), "no problem reported for \(path): \(result.stderr)")
@@ -106,10 +106,10 @@ struct ServeCommandTests {
     }
 
     @Test("serve with a broken config exits 78 before listening")
-    func serveRefusesBrokenConfig() throws {
-        let directory = try ProcessRunner.temporaryDirectory()
+    func serveRefusesBrokenConfig() async throws {
+        let directory = try await ProcessRunner.temporaryDirectory()
         try "server: {port: -1}\n".write(toFile: "\(directory)/bad.yaml", atomically: true, encoding: .utf8)
-        let result = try ProcessRunner.passgate(["serve", "--config", "\(directory)/bad.yaml"])
+        let result = try await ProcessRunner.passgate(["serve", "--config", "\(directory)/bad.yaml"])
         #expect(result.status == 78 && result.stderr.contains("server.port"))
     }
 }

@@ -10,8 +10,8 @@ struct SignCommandTests {
     ]
 
     @Test("login-token in MD5 mode prints the vector's body and the signed string with the secret redacted")
-    func md5Vector() throws {
-        let result = try ProcessRunner.passgate(Self.vectorArguments + ["--secret", "0123456789ABCDEF0123456789ABCDEF"])
+    func md5Vector() async throws {
+        let result = try await ProcessRunner.passgate(Self.vectorArguments + ["--secret", "0123456789ABCDEF0123456789ABCDEF"])
         #expect(result.status == 0, "\(result.stderr)")
         #expect(result.stdout.contains(#""sign":"D377B8E67869D5CEF6ECC55A59CA55FD""#))
         #expect(result.stdout.contains("POST https://www.cmpassport.com/unisdk/rsapi/loginTokenValidate"))
@@ -20,32 +20,32 @@ struct SignCommandTests {
     }
 
     @Test("a secret given as env:NAME signs exactly like the literal")
-    func secretFromEnvironment() throws {
-        let result = try ProcessRunner.passgate(Self.vectorArguments + ["--secret", "env:CLI_TEST_SECRET", "--body-only"], environment: ["CLI_TEST_SECRET": "0123456789ABCDEF0123456789ABCDEF"])
+    func secretFromEnvironment() async throws {
+        let result = try await ProcessRunner.passgate(Self.vectorArguments + ["--secret", "env:CLI_TEST_SECRET", "--body-only"], environment: ["CLI_TEST_SECRET": "0123456789ABCDEF0123456789ABCDEF"])
         #expect(result.status == 0, "\(result.stderr)")
         let body = try #require(JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: String])
         #expect(body["sign"] == "D377B8E67869D5CEF6ECC55A59CA55FD")
     }
 
     @Test("login-token in RSA mode with an openssl PKCS#1 key produces a signature openssl verifies")
-    func rsaModeVerifiesWithOpenSSL() throws {
-        let dir = try ProcessRunner.temporaryDirectory()
-        try ProcessRunner.openssl(["genrsa", "-traditional", "-out", "\(dir)/key.pem", "2048"])
-        try ProcessRunner.openssl(["pkey", "-in", "\(dir)/key.pem", "-pubout", "-out", "\(dir)/pub.pem"])
-        let result = try ProcessRunner.passgate(["sign", "login-token", "--app-id", "300011111111", "--token", "STsidABC", "--private-key", "\(dir)/key.pem", "--body-only"])
+    func rsaModeVerifiesWithOpenSSL() async throws {
+        let dir = try await ProcessRunner.temporaryDirectory()
+        try await ProcessRunner.openssl(["genrsa", "-traditional", "-out", "\(dir)/key.pem", "2048"])
+        try await ProcessRunner.openssl(["pkey", "-in", "\(dir)/key.pem", "-pubout", "-out", "\(dir)/pub.pem"])
+        let result = try await ProcessRunner.passgate(["sign", "login-token", "--app-id", "300011111111", "--token", "STsidABC", "--private-key", "\(dir)/key.pem", "--body-only"])
         #expect(result.status == 0, "\(result.stderr)")
         let body = try #require(JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: String])
         #expect(body["encryptionalgorithm"] == "RSA")
         let signature = try #require(body["sign"].flatMap { Hex.decode($0) })
         try Data(signature).write(to: URL(fileURLWithPath: "\(dir)/sig.bin"))
         try Data("300011111111STsidABC".utf8).write(to: URL(fileURLWithPath: "\(dir)/msg.txt"))
-        let verified = try ProcessRunner.openssl(["dgst", "-sha256", "-verify", "\(dir)/pub.pem", "-signature", "\(dir)/sig.bin", "\(dir)/msg.txt"])
+        let verified = try await ProcessRunner.openssl(["dgst", "-sha256", "-verify", "\(dir)/pub.pem", "-signature", "\(dir)/sig.bin", "\(dir)/msg.txt"])
         #expect(verified.contains("Verified OK"))
     }
 
     @Test("verify-number prints the protocol vector's phoneNum and sign")
-    func verifyNumberVector() throws {
-        let result = try ProcessRunner.passgate([
+    func verifyNumberVector() async throws {
+        let result = try await ProcessRunner.passgate([
             "sign", "verify-number", "--app-id", "300011111111", "--token", "STsid0000001515028196605yc1oYNTuPlTlLT10AR3ywr2WApEq14JH",
             "--phone", "13800138000", "--app-key", "ABCDEF0123456789", "--msgid", "8ADFF305C7FCB3E1B1AECC130792FBD0", "--timestamp", "20180104090953788",
         ])
@@ -66,22 +66,22 @@ struct SignCommandTests {
             (["sign", "login-token", "--app-id", "1"], "--token"),
         ]
     )
-    func badArguments(arguments: [String], mentions: String) throws {
-        let result = try ProcessRunner.passgate(arguments)
+    func badArguments(arguments: [String], mentions: String) async throws {
+        let result = try await ProcessRunner.passgate(arguments)
         #expect(result.status == 64)
         #expect(result.stderr.contains(mentions), "\(result.stderr)")
     }
 
     @Test("an unset env: secret exits 66")
-    func unsetEnvironmentSecret() throws {
-        let result = try ProcessRunner.passgate(Self.vectorArguments + ["--secret", "env:PASSGATE_TEST_SURELY_UNSET"])
+    func unsetEnvironmentSecret() async throws {
+        let result = try await ProcessRunner.passgate(Self.vectorArguments + ["--secret", "env:PASSGATE_TEST_SURELY_UNSET"])
         #expect(result.status == 66)
         #expect(result.stderr.contains("PASSGATE_TEST_SURELY_UNSET"))
     }
 
     @Test("systemtime is Beijing time whatever the process time zone", arguments: ["UTC", "America/New_York", "Asia/Shanghai"])
-    func beijingTimeInAnyZone(zone: String) throws {
-        let result = try ProcessRunner.passgate(["sign", "login-token", "--app-id", "1", "--token", "t", "--secret", "s", "--body-only"], environment: ["TZ": zone])
+    func beijingTimeInAnyZone(zone: String) async throws {
+        let result = try await ProcessRunner.passgate(["sign", "login-token", "--app-id", "1", "--token", "t", "--secret", "s", "--body-only"], environment: ["TZ": zone])
         #expect(result.status == 0, "\(result.stderr)")
         let body = try #require(JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: String])
         let formatter = DateFormatter()

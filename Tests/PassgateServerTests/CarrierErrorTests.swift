@@ -13,12 +13,13 @@ import Testing
 struct CarrierErrorTests {
     static let md5 = TestConfiguration.md5App
 
-    @Test("a spent token is 422 token_invalid with the carrier's 104201 kept")
+    @Test("a token another caller spent is 422 token_invalid with the carrier's 104201 kept")
     func spentToken() async throws {
         let passgate = try await RunningPassgate.start(TestConfiguration.make())
         let token = try await passgate.mintToken(appId: Self.md5)
         #expect(try await passgate.post("/v1/phone-number", ["appId": Self.md5, "token": token]).status == 200)
-        let again = try await passgate.post("/v1/phone-number", ["appId": Self.md5, "token": token])
+        // The same client would get the replayed number; another client's request reaches the carrier.
+        let again = try await passgate.post("/v1/phone-number", ["appId": Self.md5, "token": token], apiKey: TestConfiguration.secondShopApiKey)
         #expect(again.status == 422 && again.errorCode == "token_invalid", "\(again.body)")
         let carrier = try #require(again.error["carrier"] as? [String: Any])
         #expect(carrier["provider"] as? String == "cmcc" && carrier["code"] as? String == "104201")

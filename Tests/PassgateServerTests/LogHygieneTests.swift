@@ -12,7 +12,8 @@ struct LogHygieneTests {
             let token = try await passgate.mintToken(appId: app, phone: "13700001234")
             tokens.append(token)
             #expect(try await passgate.post("/v1/phone-number", ["appId": app, "token": token]).status == 200)
-            _ = try await passgate.post("/v1/phone-number", ["appId": app, "token": token])  // spent: an error path too
+            _ = try await passgate.post("/v1/phone-number", ["appId": app, "token": token])  // replayed
+            _ = try await passgate.post("/v1/phone-number", ["appId": app, "token": token], apiKey: TestConfiguration.secondShopApiKey)  // spent
         }
         let verifyToken = try await passgate.mintToken(appId: TestConfiguration.md5App, phone: "13700001234", product: "verify")
         tokens.append(verifyToken)
@@ -21,7 +22,7 @@ struct LogHygieneTests {
         await passgate.stop()
 
         let lines = passgate.logs.contents
-        let forbidden = tokens + [TestConfiguration.md5Secret, TestConfiguration.appKey, TestConfiguration.apiKey, "13700001234", "not-the-key", "PRIVATE KEY"]
+        let forbidden = tokens + [TestConfiguration.md5Secret, TestConfiguration.appKey, TestConfiguration.apiKey, TestConfiguration.secondShopApiKey, "13700001234", "not-the-key", "PRIVATE KEY"]
         for line in lines {
             #expect(try JSONSerialization.jsonObject(with: Data(line.utf8)) is [String: Any], "not JSON: \(line)")
             for secret in forbidden {
@@ -29,7 +30,7 @@ struct LogHygieneTests {
             }
         }
         let requests = lines.filter { $0.contains(#""msg":"request""#) }
-        #expect(requests.count == 6)
+        #expect(requests.count == 8)
         let calls = lines.filter { $0.contains(#""logger":"passgate","msg":"carrier call""#) }
         #expect(calls.count == 5)
         let success = try #require(calls.first { $0.contains(#""code":"ok""#) })

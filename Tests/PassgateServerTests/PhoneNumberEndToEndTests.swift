@@ -68,7 +68,7 @@ struct PhoneNumberEndToEndTests {
         #expect(ready.status == 200 && ready.json["status"] as? String == "ready", "\(ready.body)")
         let token = try await passgate.mintToken(appId: TestConfiguration.md5App)
         _ = try await passgate.post("/v1/phone-number", ["appId": TestConfiguration.md5App, "token": token])
-        _ = try await passgate.post("/v1/phone-number", ["appId": TestConfiguration.md5App, "token": token])
+        _ = try await passgate.post("/v1/phone-number", ["appId": TestConfiguration.md5App, "token": token], apiKey: TestConfiguration.secondShopApiKey)
         let metrics = try await passgate.send(.get, "/metrics", headers: [])
         #expect(metrics.status == 200)
         #expect(metrics.body.contains(#"passgate_http_requests_total{route="/v1/phone-number",method="POST",status="200"} 1"#), "\(metrics.body)")

@@ -7,7 +7,7 @@ import Prometheus
 /// Everything a Passgate application instance is built from.
 struct ApplicationDependencies: Sendable {
     var configuration: PassgateConfiguration
-    var gateway: any CarrierGateway
+    var exchange: any TokenExchanging
     var metrics: PassgateMetrics
     var registry: PrometheusCollectorRegistry
     var readiness: Readiness
@@ -23,7 +23,7 @@ func buildRouter(_ dependencies: ApplicationDependencies) -> Router<PassgateRequ
         authenticator: ClientAuthenticator(clients: configuration.clients),
         rateLimiter: ClientRateLimiter(clients: configuration.clients),
         apps: Dictionary(configuration.apps.map { ($0.appId, $0) }, uniquingKeysWith: { first, _ in first }),
-        gateway: dependencies.gateway,
+        exchange: dependencies.exchange,
         maxBodyBytes: configuration.server.maxBodyBytes,
         logger: dependencies.logger
     )

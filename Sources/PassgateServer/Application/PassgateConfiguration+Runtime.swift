@@ -29,6 +29,14 @@ extension PassgateConfiguration {
         providers[CMCC.providerID] = provider
     }
 
+    /// The longest one exchange can spend at the carrier: every base URL tried, each to its
+    /// timeout, plus a margin. Claims on a token live this long.
+    var longestCarrierCallMs: Int {
+        let providers = providers.values
+        let longest = providers.map { $0.timeoutMs * max(1, $0.baseURLs.count) }.max() ?? 3000
+        return longest + 2000
+    }
+
     /// The libcurl client settings from the provider settings (one client serves all providers).
     var curlConfiguration: CurlHTTPClient.Configuration {
         var curl = CurlHTTPClient.Configuration()

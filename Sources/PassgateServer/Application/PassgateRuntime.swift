@@ -5,7 +5,9 @@ import Hummingbird
 import Logging
 import Metrics
 import NIOCore
+import OpenSSLCrypto
 import PassgateConfig
+import PassgateState
 import Prometheus
 import ServiceLifecycle
 import UnixSignals
@@ -60,8 +62,17 @@ public struct PassgateRuntime: Sendable {
         services.append(.init(service: curl))
 
         let metrics = PassgateMetrics(factory: metricsFactory)
+        let store: any ExchangeStateStore = MemoryStateStore()
         let readiness = Readiness(checks: [
             ("config", { (true, "") }),
+            ("state", {
+                do {
+                    try await store.ping()
+                    return (true, "")
+                } catch {
+                    return (false, "\(error)")
+                }
+            }),
             ("keys", { [apps = configuration.apps] in
                 let missing = apps.filter { $0.signMode == .rsa && $0.privateKey == nil }.map(\.appId)
                 return (missing.isEmpty, "no private key loaded for \(missing.joined(separator: ", "))")
@@ -69,8 +80,12 @@ public struct PassgateRuntime: Sendable {
         ])
         let gateway = ProviderGateway(cmcc: CMCCProvider(transport: CurlCarrierTransport(client: curl), clock: clock),
                                       providers: configuration.providers, metrics: metrics)
+        let exchange = OneTimeTokenExchange(
+            gateway: gateway, store: store, replayKey: try configuration.state.replayKey ?? SecureRandom.bytes(count: 32),
+            ttlMs: configuration.state.replayTTLSeconds * 1000, flightMs: configuration.longestCarrierCallMs
+        )
         let router = buildRouter(ApplicationDependencies(
-            configuration: configuration, gateway: gateway, metrics: metrics, registry: registry, readiness: readiness, logger: logger
+            configuration: configuration, exchange: exchange, metrics: metrics, registry: registry, readiness: readiness, logger: logger
         ))
         let server = configuration.server
         let app = Application(

@@ -3,37 +3,55 @@ import Foundation
 import Logging
 import PassgateConfig
 
-/// The carrier operations the REST controllers need. A protocol so the exchange layer (replay
-/// cache, single flight) can wrap it without the controllers changing.
+/// The carrier operations the exchange layer needs. A protocol so the replay cache and single
+/// flight wrap it, and tests can count calls.
 protocol CarrierGateway: Sendable {
     func phoneNumber(app: AppSettings, token: String, logger: Logger) async -> CarrierExchange<PhoneNumberOutcome>
     func verify(app: AppSettings, token: String, phoneNumber: String, logger: Logger) async -> CarrierExchange<VerificationOutcome>
 }
 
-/// Calls the app's provider once per request, then logs and meters the call.
+/// Calls the app's provider, failing over to the next base URL only when the failure proves the
+/// request never left; logs and meters every call.
 struct ProviderGateway: CarrierGateway {
     let cmcc: CMCCProvider
     let providers: [String: ProviderSettings]
     let metrics: PassgateMetrics
 
     func phoneNumber(app: AppSettings, token: String, logger: Logger) async -> CarrierExchange<PhoneNumberOutcome> {
-        guard let endpoint = endpoint(for: app) else { return Self.unconfigured(app) }
-        let exchange = await cmcc.phoneNumber(app: app.cmccApp, token: token, endpoint: endpoint)
-        record(exchange.call, masked: (try? exchange.result.get())?.maskedPhoneNumber, logger: logger)
-        return exchange
+        await withFailover(app: app, logger: logger) { endpoint in
+            let exchange = await cmcc.phoneNumber(app: app.cmccApp, token: token, endpoint: endpoint)
+            return (exchange, (try? exchange.result.get())?.maskedPhoneNumber)
+        }
     }
 
     func verify(app: AppSettings, token: String, phoneNumber: String, logger: Logger) async -> CarrierExchange<VerificationOutcome> {
-        guard let endpoint = endpoint(for: app) else { return Self.unconfigured(app) }
-        let exchange = await cmcc.verify(app: app.cmccApp, token: token, phoneNumber: phoneNumber, endpoint: endpoint)
-        record(exchange.call, masked: MSISDN.mask(phoneNumber), logger: logger)
-        return exchange
+        await withFailover(app: app, logger: logger) { endpoint in
+            (await cmcc.verify(app: app.cmccApp, token: token, phoneNumber: phoneNumber, endpoint: endpoint), MSISDN.mask(phoneNumber))
+        }
     }
 
-    /// The first configured base URL (fail-over across the list comes with the exchange layer).
-    private func endpoint(for app: AppSettings) -> CMCCEndpoint? {
-        guard let provider = providers[app.provider], let base = provider.baseURLs.first else { return nil }
-        return CMCCEndpoint(baseURL: base, connectTimeoutMs: provider.connectTimeoutMs, timeoutMs: provider.timeoutMs)
+    /// Tries the provider's base URLs in order. Moving on is safe only after a failure that
+    /// proves nothing was sent (DNS, refused, connect timeout, TLS handshake): the token is unspent.
+    private func withFailover<Value>(
+        app: AppSettings, logger: Logger, call: (CMCCEndpoint) async -> (CarrierExchange<Value>, String?)
+    ) async -> CarrierExchange<Value> {
+        guard let provider = providers[app.provider], !provider.baseURLs.isEmpty else {
+            return CarrierExchange(call: nil, result: .failure(.internalError("provider \(app.provider) has no base URL configured")))
+        }
+        var last: CarrierExchange<Value>?
+        for (index, base) in provider.baseURLs.enumerated() {
+            let endpoint = CMCCEndpoint(baseURL: base, connectTimeoutMs: provider.connectTimeoutMs, timeoutMs: provider.timeoutMs)
+            let (exchange, masked) = await call(endpoint)
+            record(exchange.call, masked: masked, logger: logger)
+            last = exchange
+            guard case .failure(let error) = exchange.result, case .transport(let failure) = error.reason,
+                !failure.kind.mayHaveBeenDelivered, index + 1 < provider.baseURLs.count
+            else { return exchange }
+            logger.warning("carrier not reachable, trying the next base URL", metadata: [
+                "host": .string(endpoint.host), "failure": .string(failure.kind.rawValue), "next": .string(provider.baseURLs[index + 1]),
+            ])
+        }
+        return last!
     }
 
     /// One line per carrier call: what billing reconciliation and on-call need, no token, masked number.
@@ -48,9 +66,5 @@ struct ProviderGateway: CarrierGateway {
         if let taskId = call.taskId { metadata["taskId"] = .string(taskId) }
         if let masked { metadata["phone"] = .string(masked) }
         logger.info("carrier call", metadata: metadata)
-    }
-
-    private static func unconfigured<Value>(_ app: AppSettings) -> CarrierExchange<Value> {
-        CarrierExchange(call: nil, result: .failure(.internalError("provider \(app.provider) has no base URL configured")))
     }
 }

@@ -11,7 +11,7 @@ struct PhoneNumberController {
     let authenticator: any ClientAuthenticating
     let rateLimiter: ClientRateLimiter
     let apps: [String: AppSettings]
-    let gateway: any CarrierGateway
+    let exchange: any TokenExchanging
     let maxBodyBytes: Int
     let logger: Logger
 
@@ -26,11 +26,11 @@ struct PhoneNumberController {
         let (client, body) = try await admit(request, context: context)
         let input = try PhoneNumberRequest(json: body)
         let app = try authorize(client: client, appId: input.appId, context: context)
-        let exchange = await gateway.phoneNumber(app: app, token: input.token, logger: requestLogger(context))
-        let outcome = try exchange.result.get()
+        let answer = await exchange.phoneNumber(client: client.id, app: app, token: input.token, logger: requestLogger(context))
+        let outcome = try answer.result.get()
         return try JSONBody.response(PhoneNumberResponse(
             requestId: context.requestId, appId: app.appId, provider: app.provider, phoneNumber: outcome.phoneNumber,
-            maskedPhoneNumber: outcome.maskedPhoneNumber, carrierTaskId: outcome.carrierTaskId, replayed: false, reference: input.reference
+            maskedPhoneNumber: outcome.maskedPhoneNumber, carrierTaskId: outcome.carrierTaskId, replayed: answer.replayed, reference: input.reference
         ), requestId: context.requestId)
     }
 
@@ -38,11 +38,11 @@ struct PhoneNumberController {
         let (client, body) = try await admit(request, context: context)
         let input = try VerifyRequest(json: body)
         let app = try authorize(client: client, appId: input.appId, context: context)
-        let exchange = await gateway.verify(app: app, token: input.token, phoneNumber: input.phoneNumber, logger: requestLogger(context))
-        let outcome = try exchange.result.get()
+        let answer = await exchange.verify(client: client.id, app: app, token: input.token, phoneNumber: input.phoneNumber, logger: requestLogger(context))
+        let outcome = try answer.result.get()
         return try JSONBody.response(VerifyResponse(
             requestId: context.requestId, appId: app.appId, provider: app.provider, result: outcome.result,
-            carrierTaskId: outcome.carrierTaskId, replayed: false, reference: input.reference
+            carrierTaskId: outcome.carrierTaskId, replayed: answer.replayed, reference: input.reference
         ), requestId: context.requestId)
     }
 

@@ -20,7 +20,19 @@ enum ProcessRunner {
         return directory.appendingPathComponent("passgate").path
     }
 
-    static func run(_ executable: String, _ arguments: [String], environment: [String: String] = [:], stdin: Data? = nil) throws -> ProcessResult {
+    /// Runs blocking work on its own thread: the cooperative pool has one thread per core (two
+    /// here), and a test blocked in `waitUntilExit` there would stall every other test.
+    static func offPool<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {
+        try await withCheckedThrowingContinuation { continuation in
+            Thread { continuation.resume(with: Result { try work() }) }.start()
+        }
+    }
+
+    static func run(_ executable: String, _ arguments: [String], environment: [String: String] = [:], stdin: Data? = nil) async throws -> ProcessResult {
+        try await offPool { try runBlocking(executable, arguments, environment: environment, stdin: stdin) }
+    }
+
+    private static func runBlocking(_ executable: String, _ arguments: [String], environment: [String: String], stdin: Data?) throws -> ProcessResult {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: executable)
         process.arguments = arguments
@@ -40,14 +52,14 @@ enum ProcessRunner {
     }
 
     /// `passgate ARGS…`
-    static func passgate(_ arguments: [String], environment: [String: String] = [:]) throws -> ProcessResult {
-        try run(passgate, arguments, environment: environment)
+    static func passgate(_ arguments: [String], environment: [String: String] = [:]) async throws -> ProcessResult {
+        try await run(passgate, arguments, environment: environment)
     }
 
     /// `openssl ARGS…`, failing the test if it fails.
     @discardableResult
-    static func openssl(_ arguments: [String], stdin: Data? = nil) throws -> String {
-        let result = try run("/usr/bin/openssl", arguments, stdin: stdin)
+    static func openssl(_ arguments: [String], stdin: Data? = nil) async throws -> String {
+        let result = try await run("/usr/bin/openssl", arguments, stdin: stdin)
         try #require(result.status == 0, "openssl \(arguments.joined(separator: " ")) failed: \(result.stderr)")
         return result.stdout
     }

@@ -83,3 +83,14 @@ struct RunningPassgate {
         try #require(response.status < 300, "sandbox refused fault \(fault): \(response.status)")
     }
 }
+
+extension RunningPassgate {
+    /// Carrier calls the sandbox at `base` has answered so far (login + verify).
+    static func sandboxCalls(http: CurlHTTPClient, base: String) async throws -> Int {
+        let response = try await http.send(.init(url: base + "/sandbox/stats"))
+        let stats = try #require(try JSONSerialization.jsonObject(with: Data(response.body)) as? [String: Any])
+        return (stats["loginCalls"] as? Int ?? 0) + (stats["verifyCalls"] as? Int ?? 0)
+    }
+
+    func sandboxCalls() async throws -> Int { try await Self.sandboxCalls(http: http, base: sandbox) }
+}

@@ -8,6 +8,8 @@ import PassgateConfig
 enum TestConfiguration {
     static let apiKey = "pg-test-key-7c1d9e"
     static let otherApiKey = "pg-test-other-key-55aa"
+    /// A second caller of the MD5 app: its requests have their own replay keys.
+    static let secondShopApiKey = "pg-test-shop2-key-9f00"
     static let md5App = "300011111111"
     static let rsaApp = "300022222222"
     static let secondMD5App = "300033333333"
@@ -35,6 +37,7 @@ enum TestConfiguration {
         configuration.clients = [
             ClientSettings(id: "shop", apiKeySHA256: hash(apiKey), apps: [md5App, rsaApp, secondMD5App]),
             ClientSettings(id: "other", apiKeySHA256: hash(otherApiKey), apps: [secondMD5App]),
+            ClientSettings(id: "shop2", apiKeySHA256: hash(secondShopApiKey), apps: [md5App, rsaApp]),
         ]
         return configuration
     }

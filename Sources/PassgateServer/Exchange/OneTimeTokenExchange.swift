@@ -1,0 +1,165 @@
+import CarrierKit
+import Foundation
+import Logging
+import OpenSSLCrypto
+import PassgateConfig
+import PassgateState
+import Synchronization
+
+/// An exchange's answer, and whether it repeats an earlier one.
+struct ExchangeAnswer<Value: Sendable>: Sendable {
+    var result: Result<Value, PassgateError>
+    var replayed: Bool
+}
+
+/// What the controllers call. A protocol so the single-instance and shared-state variants, and
+/// tests, can stand in.
+protocol TokenExchanging: Sendable {
+    func phoneNumber(client: String, app: AppSettings, token: String, logger: Logger) async -> ExchangeAnswer<PhoneNumberOutcome>
+    func verify(client: String, app: AppSettings, token: String, phoneNumber: String, logger: Logger) async -> ExchangeAnswer<VerificationOutcome>
+}
+
+/// One-time tokens: nothing lost, nothing spent twice.
+///
+/// - The final outcome of each exchange is kept under `HMAC(replayKey, client, app, operation,
+///   token[, phone])` for `ttlMs`; a repeat gets it back with `replayed: true`. Tokens never
+///   reach the store.
+/// - Concurrent duplicates share one carrier call: in-process through a task map, across
+///   instances through the store's claim (`SET NX PX` on Redis).
+/// - The carrier call runs in its own task: if the caller disconnects, it still completes and
+///   its outcome is stored for the retry.
+final class OneTimeTokenExchange: TokenExchanging {
+    typealias Flight = Task<(Result<StoredOutcome, PassgateError>, Bool), Never>
+
+    let gateway: any CarrierGateway
+    let store: any ExchangeStateStore
+    let replayKey: [UInt8]
+    let ttlMs: Int
+    /// How long a claim lives and how long a follower waits: the longest a carrier call can take.
+    let flightMs: Int
+    private let instance = MessageID.make()
+    // `Mutex`: the flight map is touched briefly on each request; never held across an await.
+    private let flights = Mutex<[String: Flight]>([:])
+
+    init(gateway: any CarrierGateway, store: any ExchangeStateStore, replayKey: [UInt8], ttlMs: Int, flightMs: Int) {
+        self.gateway = gateway
+        self.store = store
+        self.replayKey = replayKey
+        self.ttlMs = ttlMs
+        self.flightMs = flightMs
+    }
+
+    func phoneNumber(client: String, app: AppSettings, token: String, logger: Logger) async -> ExchangeAnswer<PhoneNumberOutcome> {
+        let key = replayKey(client, app.appId, "phone_number", token)
+        let (result, replayed) = await exchange(key: key, logger: logger) { [gateway] in
+            await gateway.phoneNumber(app: app, token: token, logger: logger).result.map { .phoneNumber(phoneNumber: $0.phoneNumber, taskId: $0.carrierTaskId) }
+        }
+        return ExchangeAnswer(result: result.flatMap { stored in
+            if case .phoneNumber(let number, let taskId) = stored { return .success(PhoneNumberOutcome(phoneNumber: number, carrierTaskId: taskId)) }
+            return .failure(stored.error ?? .internalError("replay entry of the wrong kind"))
+        }, replayed: replayed)
+    }
+
+    func verify(client: String, app: AppSettings, token: String, phoneNumber: String, logger: Logger) async -> ExchangeAnswer<VerificationOutcome> {
+        let key = replayKey(client, app.appId, "verify", token, phoneNumber)
+        let (result, replayed) = await exchange(key: key, logger: logger) { [gateway] in
+            await gateway.verify(app: app, token: token, phoneNumber: phoneNumber, logger: logger).result.map { .verification(result: $0.result, taskId: $0.carrierTaskId) }
+        }
+        return ExchangeAnswer(result: result.flatMap { stored in
+            if case .verification(let verdict, let taskId) = stored { return .success(VerificationOutcome(result: verdict, carrierTaskId: taskId)) }
+            return .failure(stored.error ?? .internalError("replay entry of the wrong kind"))
+        }, replayed: replayed)
+    }
+
+    /// The keyed hash a token is known by; parts are separated so no two tuples collide.
+    func replayKey(_ parts: String...) -> String {
+        let joined = parts.joined(separator: "\u{1F}")
+        return Hex.lowercase((try? Digest.hmacSHA256(key: replayKey, data: Array(joined.utf8))) ?? Array(joined.utf8))
+    }
+
+    /// The stored outcome, a shared in-flight call, or a new call; the last two keep running
+    /// whatever happens to the caller.
+    private func exchange(
+        key: String, logger: Logger, call: @escaping @Sendable () async -> Result<StoredOutcome, PassgateError>
+    ) async -> (Result<StoredOutcome, PassgateError>, Bool) {
+        do {
+            if let bytes = try await store.get(key), let stored = StoredOutcome.decode(bytes) {
+                return (stored.error.map { .failure($0) } ?? .success(stored), true)
+            }
+        } catch {
+            return (.failure(Self.storeFailure(error)), false)
+        }
+        var joined = true
+        let flight: Flight = flights.withLock { running in
+            if let existing = running[key] { return existing }
+            joined = false
+            let task = Flight { [self] in
+                let outcome = await lead(key: key, logger: logger, call: call)
+                _ = flights.withLock { $0.removeValue(forKey: key) }
+                return outcome
+            }
+            running[key] = task
+            return task
+        }
+        let (result, replayed) = await flight.value
+        return (result, replayed || joined)
+    }
+
+    /// Claims the token across instances, calls the carrier, stores a final outcome, releases.
+    private func lead(
+        key: String, logger: Logger, call: @Sendable () async -> Result<StoredOutcome, PassgateError>
+    ) async -> (Result<StoredOutcome, PassgateError>, Bool) {
+        do {
+            guard try await store.claim(key, owner: instance, ttlMs: flightMs) else {
+                return try await follow(key: key, logger: logger)
+            }
+            // A previous leader may have stored its outcome and released the claim between our
+            // cache miss and our claim: look again before spending the token a second time.
+            if let bytes = try await store.get(key), let stored = StoredOutcome.decode(bytes) {
+                try await store.release(key, owner: instance)
+                return (stored.error.map { .failure($0) } ?? .success(stored), true)
+            }
+        } catch {
+            return (.failure(Self.storeFailure(error)), false)
+        }
+        let result = await call()
+        do {
+            if StoredOutcome.isFinal(result) {
+                let stored: StoredOutcome = switch result {
+                case .success(let outcome): outcome
+                case .failure(let error): StoredOutcome(error)
+                }
+                try await store.set(key, value: stored.encoded(), ttlMs: ttlMs)
+            }
+            try await store.release(key, owner: instance)
+        } catch {
+            // The caller still gets the carrier's answer; only a repeat may miss the cache.
+            logger.error("state store write failed after a carrier call", metadata: ["error": .string(error.description)])
+        }
+        return (result, false)
+    }
+
+    /// Another instance holds the claim: wait for its outcome to appear in the store.
+    private func follow(key: String, logger: Logger) async throws(StateStoreError) -> (Result<StoredOutcome, PassgateError>, Bool) {
+        let deadline = ContinuousClock.now + .milliseconds(flightMs)
+        while ContinuousClock.now < deadline {
+            if let bytes = try await store.get(key), let stored = StoredOutcome.decode(bytes) {
+                return (stored.error.map { .failure($0) } ?? .success(stored), true)
+            }
+            try? await Task.sleep(for: .milliseconds(25))
+        }
+        logger.warning("no outcome from the instance that claimed this token")
+        return (.failure(PassgateError(
+            .carrierTimeout, .local("another instance claimed this token and stored no outcome in time"),
+            message: "Another request for this token is in flight elsewhere and did not finish in time; the token may be spent."
+        )), false)
+    }
+
+    static func storeFailure(_ error: StateStoreError) -> PassgateError {
+        PassgateError(
+            .carrierUnavailable, .local(error.description),
+            message: "Passgate's state store is unavailable (\(error.kind.rawValue)); the carrier was not called, so retrying with the same token is safe.",
+            underlying: error
+        )
+    }
+}

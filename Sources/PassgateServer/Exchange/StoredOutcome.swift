@@ -1,0 +1,42 @@
+import CarrierKit
+import Foundation
+
+/// The final outcome of one exchange as the replay cache keeps it: enough to answer a repeat
+/// exactly as the first request was answered.
+enum StoredOutcome: Codable, Sendable, Equatable {
+    case phoneNumber(phoneNumber: String, taskId: String?)
+    case verification(result: VerificationResult, taskId: String?)
+    case failure(code: String, message: String, carrierProvider: String?, carrierCode: String?, carrierMessage: String?)
+
+    init(_ error: PassgateError) {
+        let answer = error.carrierAnswer
+        self = .failure(code: error.code.rawValue, message: error.message, carrierProvider: answer?.provider,
+                        carrierCode: answer?.code, carrierMessage: answer?.message)
+    }
+
+    /// Only what is final for the token is remembered: a success, or a token-level rejection.
+    /// Transport failures are not: a retry may still reach the carrier and learn the truth.
+    static func isFinal(_ result: Result<StoredOutcome, PassgateError>) -> Bool {
+        switch result {
+        case .success: true
+        case .failure(let error): error.code.isTokenLevel
+        }
+    }
+
+    var error: PassgateError? {
+        guard case .failure(let code, let message, let provider, let carrierCode, let carrierMessage) = self else { return nil }
+        let stable = PassgateError.Code(rawValue: code) ?? .internalError
+        if let provider, let carrierCode {
+            return PassgateError(stable, .carrier(CarrierAnswer(provider: provider, code: carrierCode, message: carrierMessage)), message: message)
+        }
+        return PassgateError(stable, .local("replayed outcome"), message: message)
+    }
+
+    func encoded() -> [UInt8] {
+        (try? [UInt8](JSONEncoder().encode(self))) ?? []
+    }
+
+    static func decode(_ bytes: [UInt8]) -> StoredOutcome? {
+        try? JSONDecoder().decode(StoredOutcome.self, from: Data(bytes))
+    }
+}

@@ -1,0 +1,46 @@
+/// Where one-time-token exchanges keep what must outlive a request: the final outcome of each
+/// exchange (the replay cache) and the "someone is calling the carrier for this token" marker.
+///
+/// Keys are already keyed hashes (no token in clear); values are opaque bytes. Implementations:
+/// `MemoryStateStore` (one instance) and `RedisStateStore` (several instances, values encrypted).
+public protocol ExchangeStateStore: Sendable {
+    /// The value stored under `key`, or `nil`.
+    func get(_ key: String) async throws(StateStoreError) -> [UInt8]?
+
+    /// Stores `value` under `key` for `ttlMs` milliseconds, replacing any value.
+    func set(_ key: String, value: [UInt8], ttlMs: Int) async throws(StateStoreError)
+
+    /// Takes the in-flight marker for `key` if nobody holds it (Redis `SET key owner NX PX ttl`);
+    /// `true` when `owner` now holds it.
+    func claim(_ key: String, owner: String, ttlMs: Int) async throws(StateStoreError) -> Bool
+
+    /// Drops the marker if `owner` still holds it (never someone else's).
+    func release(_ key: String, owner: String) async throws(StateStoreError)
+
+    /// A round trip, for `/readyz`.
+    func ping() async throws(StateStoreError)
+}
+
+/// The state store cannot be used: Passgate refuses the request rather than risk spending a
+/// token twice.
+public struct StateStoreError: Error, Sendable, CustomStringConvertible {
+    public enum Kind: String, Sendable {
+        /// Cannot connect or the connection broke (Redis down, network).
+        case unavailable
+        /// A reply we did not expect, or a value that does not decrypt (wrong replayKey).
+        case corrupt
+        /// The operation took longer than allowed.
+        case timeout
+    }
+
+    public var kind: Kind
+    /// What happened, for logs and `/readyz` (never a key's or value's content).
+    public var message: String
+
+    public init(_ kind: Kind, _ message: String) {
+        self.kind = kind
+        self.message = message
+    }
+
+    public var description: String { "state store \(kind.rawValue): \(message)" }
+}

@@ -1,0 +1,168 @@
+import CarrierKit
+import CarrierSandbox
+import CurlTransport
+import Foundation
+import Logging
+import PassgateConfig
+import PassgateState
+import Synchronization
+import Testing
+
+@testable import PassgateServer
+
+/// Nothing lost, nothing spent twice: replay cache, single flight, disconnect safety, fail-over.
+@Suite("one-time tokens")
+struct OneTimeTokenTests {
+    static let md5 = TestConfiguration.md5App
+
+    @Test("50 concurrent identical requests make exactly one carrier call; all get the number, 49 marked replayed")
+    func singleFlight() async throws {
+        let passgate = try await RunningPassgate.start(TestConfiguration.make())
+        try await passgate.setFault("none", latencyMs: 300)
+        let token = try await passgate.mintToken(appId: Self.md5, phone: "13512345678")
+        struct Seen: Sendable { var status: Int; var phone: String?; var replayed: Bool? }
+        let answers = try await withThrowingTaskGroup(of: Seen.self) { group in
+            for _ in 0..<50 {
+                group.addTask {
+                    let answer = try await passgate.post("/v1/phone-number", ["appId": Self.md5, "token": token])
+                    return Seen(status: answer.status, phone: answer.json["phoneNumber"] as? String, replayed: answer.json["replayed"] as? Bool)
+                }
+            }
+            return try await group.reduce(into: []) { $0.append($1) }
+        }
+        #expect(answers.allSatisfy { $0.status == 200 && $0.phone == "13512345678" }, "\(answers.map(\.status))")
+        #expect(answers.filter { $0.replayed == true }.count == 49)
+        #expect(try await passgate.sandboxCalls() == 1)
+        let later = try await passgate.post("/v1/phone-number", ["appId": Self.md5, "token": token])
+        #expect(later.status == 200 && later.json["replayed"] as? Bool == true && later.json["phoneNumber"] as? String == "13512345678")
+        #expect(try await passgate.sandboxCalls() == 1)
+        await passgate.stop()
+    }
+
+    @Test("a client that disconnects mid-call and retries gets the number from the one carrier call")
+    func disconnectThenRetry() async throws {
+        let passgate = try await RunningPassgate.start(TestConfiguration.make())
+        try await passgate.setFault("none", latencyMs: 1200)
+        let token = try await passgate.mintToken(appId: Self.md5, phone: "13612345678")
+        let body = [UInt8](try JSONSerialization.data(withJSONObject: ["appId": Self.md5, "token": token]))
+        let impatient = CurlHTTPClient()
+        await #expect(throws: CurlTransportError.self) {
+            _ = try await impatient.send(.init(
+                method: .post, url: passgate.api + "/v1/phone-number",
+                headers: [("Authorization", "Bearer \(TestConfiguration.apiKey)"), ("Content-Type", "application/json")], body: body, timeoutMs: 300
+            ))
+        }
+        await impatient.shutdown(gracePeriodMs: 0)
+        try await Task.sleep(for: .milliseconds(1500))
+        let retry = try await passgate.post("/v1/phone-number", ["appId": Self.md5, "token": token])
+        #expect(retry.status == 200 && retry.json["phoneNumber"] as? String == "13612345678", "\(retry.body)")
+        #expect(retry.json["replayed"] as? Bool == true)
+        #expect(try await passgate.sandboxCalls() == 1)
+        await passgate.stop()
+    }
+
+    @Test("a token-level failure is remembered too: the repeat gets the same error without a carrier call")
+    func tokenLevelFailureReplayed() async throws {
+        let passgate = try await RunningPassgate.start(TestConfiguration.make())
+        let foreign = try await passgate.mintToken(appId: TestConfiguration.secondMD5App)
+        let first = try await passgate.post("/v1/phone-number", ["appId": Self.md5, "token": foreign])
+        let second = try await passgate.post("/v1/phone-number", ["appId": Self.md5, "token": foreign])
+        #expect(first.errorCode == "token_app_mismatch" && second.errorCode == "token_app_mismatch")
+        #expect((second.error["carrier"] as? [String: Any])?["code"] as? String == "103133")
+        #expect(try await passgate.sandboxCalls() == 1)
+        await passgate.stop()
+    }
+
+    @Test("fail-over: a first base URL that refuses connections is skipped, the second answers, one carrier call")
+    func failoverWhenNotSent() async throws {
+        let (sandbox, port) = try await CarrierErrorTests.misconfigured { _ in }
+        var configuration = TestConfiguration.make(sandbox: false)
+        configuration.providers[CMCC.providerID]?.baseURLs = ["http://127.0.0.1:\(try closedPort())", "http://127.0.0.1:\(port)"]
+        let passgate = try await RunningPassgate.start(configuration)
+        let token = try await RunningPassgate.mintToken(http: passgate.http, sandbox: "http://127.0.0.1:\(port)", appId: Self.md5)
+        let answer = try await passgate.post("/v1/phone-number", ["appId": Self.md5, "token": token])
+        #expect(answer.status == 200, "\(answer.body)")
+        #expect(try await RunningPassgate.sandboxCalls(http: passgate.http, base: "http://127.0.0.1:\(port)") == 1)
+        await passgate.stop()
+        await sandbox.shutdown()
+    }
+
+    @Test("no fail-over after a send: a first base URL that never answers is carrier_timeout and the second is never called")
+    func noFailoverAfterSend() async throws {
+        let (silent, silentPort) = try await CarrierErrorTests.misconfigured { $0.fault = .noAnswer }
+        let (spare, sparePort) = try await CarrierErrorTests.misconfigured { _ in }
+        var configuration = TestConfiguration.make(sandbox: false, timeoutMs: 600)
+        configuration.providers[CMCC.providerID]?.baseURLs = ["http://127.0.0.1:\(silentPort)", "http://127.0.0.1:\(sparePort)"]
+        let passgate = try await RunningPassgate.start(configuration)
+        let token = try await RunningPassgate.mintToken(http: passgate.http, sandbox: "http://127.0.0.1:\(silentPort)", appId: Self.md5)
+        let answer = try await passgate.post("/v1/phone-number", ["appId": Self.md5, "token": token])
+        #expect(answer.status == 504 && answer.errorCode == "carrier_timeout", "\(answer.body)")
+        #expect(try await RunningPassgate.sandboxCalls(http: passgate.http, base: "http://127.0.0.1:\(sparePort)") == 0)
+        await passgate.stop()
+        await silent.shutdown()
+        await spare.shutdown()
+    }
+
+    /// A gateway that counts calls and answers from a script.
+    final class CountingGateway: CarrierGateway {
+        let calls = Mutex(0)
+        let answer: @Sendable (Int) -> Result<PhoneNumberOutcome, PassgateError>
+
+        init(answer: @escaping @Sendable (Int) -> Result<PhoneNumberOutcome, PassgateError>) { self.answer = answer }
+
+        func phoneNumber(app: AppSettings, token: String, logger: Logger) async -> CarrierExchange<PhoneNumberOutcome> {
+            let call = calls.withLock { $0 += 1; return $0 }
+            return CarrierExchange(call: nil, result: answer(call))
+        }
+
+        func verify(app: AppSettings, token: String, phoneNumber: String, logger: Logger) async -> CarrierExchange<VerificationOutcome> {
+            CarrierExchange(call: nil, result: .success(VerificationOutcome(result: .match, carrierTaskId: nil)))
+        }
+    }
+
+    @Test("replay entries expire after their TTL; transport failures are never remembered")
+    func expiryAndWhatIsRemembered() async throws {
+        let now = Mutex<Int64>(0)
+        let store = MemoryStateStore(nowMilliseconds: { now.withLock { $0 } })
+        let gateway = CountingGateway { call in
+            call == 1
+                ? .failure(PassgateError(transport: TransportFailure(kind: .timeoutAfterSend, detail: "", host: "h")))
+                : .success(PhoneNumberOutcome(phoneNumber: "13800138000", carrierTaskId: "T\(call)"))
+        }
+        let exchange = OneTimeTokenExchange(gateway: gateway, store: store, replayKey: Array(repeating: 7, count: 32), ttlMs: 300_000, flightMs: 5000)
+        let app = TestConfiguration.make().apps[0]
+        let logger = Logger(label: "test")
+        let first = await exchange.phoneNumber(client: "c", app: app, token: "tok", logger: logger)
+        #expect(first.result.failureCode == .carrierTimeout && !first.replayed)
+        let second = await exchange.phoneNumber(client: "c", app: app, token: "tok", logger: logger)
+        #expect((try? second.result.get())?.carrierTaskId == "T2" && !second.replayed)
+        let third = await exchange.phoneNumber(client: "c", app: app, token: "tok", logger: logger)
+        #expect((try? third.result.get())?.carrierTaskId == "T2" && third.replayed)
+        now.withLock { $0 = 300_001 }
+        let fourth = await exchange.phoneNumber(client: "c", app: app, token: "tok", logger: logger)
+        #expect((try? fourth.result.get())?.carrierTaskId == "T3" && !fourth.replayed)
+        let otherClient = await exchange.phoneNumber(client: "d", app: app, token: "tok", logger: logger)
+        #expect(!otherClient.replayed)
+        #expect(gateway.calls.withLock { $0 } == 4)
+    }
+
+    @Test("replay keys are keyed hashes: no token in them, and they differ per client, app, operation and phone")
+    func replayKeys() {
+        let exchange = OneTimeTokenExchange(gateway: CountingGateway { _ in .failure(.internalError("x")) }, store: MemoryStateStore(),
+                                            replayKey: Array(repeating: 1, count: 32), ttlMs: 1000, flightMs: 1000)
+        let keys = [
+            exchange.replayKey("c", "a", "phone_number", "STsidTOKEN"), exchange.replayKey("d", "a", "phone_number", "STsidTOKEN"),
+            exchange.replayKey("c", "b", "phone_number", "STsidTOKEN"), exchange.replayKey("c", "a", "verify", "STsidTOKEN", "13800138000"),
+            exchange.replayKey("c", "a", "verify", "STsidTOKEN", "13800138001"), exchange.replayKey("ca", "", "phone_number", "STsidTOKEN"),
+        ]
+        #expect(Set(keys).count == keys.count)
+        #expect(keys.allSatisfy { $0.count == 64 && !$0.contains("TOKEN") })
+    }
+}
+
+extension Result where Failure == PassgateError {
+    var failureCode: PassgateError.Code? {
+        if case .failure(let error) = self { return error.code }
+        return nil
+    }
+}
