@@ -81,6 +81,12 @@ public struct ProviderSettings: Sendable, Equatable {
     public var caFile: String?
     /// Egress proxy URL for libcurl (http, https, socks4(a), socks5(h)); may carry credentials, so never log it.
     public var proxy: String?
+    /// Calls to this carrier in flight at once from this instance; more wait for a slot.
+    public var maxConcurrentCalls = 256
+    /// Consecutive transport failures after which a base URL's circuit opens.
+    public var circuitFailureThreshold = 5
+    /// How long an open circuit skips its base URL before one probe is let through.
+    public var circuitOpenMs = 10_000
 
     public init(id: String, baseURLs: [String]) {
         self.id = id

@@ -18,7 +18,7 @@ struct LifecycleTests {
             #expect(sandbox.sandbox.stats.loginCalls == 1)
             let start = ContinuousClock.now
             await sandbox.sandbox.shutdown()
-            #expect(ContinuousClock.now - start < .seconds(2))
+            #expect(ContinuousClock.now - start < .seconds(10))  // the alternative is hanging forever
             // The held connection is closed: the client gets an error at once, not its 20 s timeout.
             let error = try await #require(throws: CurlTransportError.self) { try await call.value }
             #expect(error.kind == .connectionReset)

@@ -78,8 +78,8 @@ struct CarrierErrorTests {
 
     @Test("a carrier base URL that refuses connections is 503 carrier_unavailable, retryable")
     func unreachableCarrier() async throws {
-        let port = try closedPort()
-        let passgate = try await RunningPassgate.start(TestConfiguration.make(sandbox: false, baseURL: "http://127.0.0.1:\(port)"))
+        let refusing = try RefusingPort()
+        let passgate = try await RunningPassgate.start(TestConfiguration.make(sandbox: false, baseURL: "http://127.0.0.1:\(refusing.port)"))
         let answer = try await passgate.post("/v1/phone-number", ["appId": Self.md5, "token": "STsid0000000000000000abc"])
         #expect(answer.status == 503 && answer.errorCode == "carrier_unavailable", "\(answer.body)")
         #expect(answer.error["retryable"] as? Bool == true)
@@ -125,16 +125,28 @@ struct CarrierErrorTests {
     }
 }
 
-/// A loopback port with nothing listening (bound, then closed).
-func closedPort() throws -> Int {
-    let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-    defer { close(fd) }
-    var address = sockaddr_in()
-    address.sin_family = sa_family_t(AF_INET)
-    address.sin_addr.s_addr = inet_addr("127.0.0.1")
-    address.sin_port = 0
-    var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-    _ = withUnsafePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, length) } }
-    _ = withUnsafeMutablePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) } }
-    return Int(UInt16(bigEndian: address.sin_port))
+/// A loopback port that refuses connections: bound but never listening, and held until
+/// `release()` (or deinit) so no parallel test's server can take it meanwhile.
+final class RefusingPort: Sendable {
+    let port: Int
+    private let descriptor: Int32
+
+    init() throws {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        address.sin_port = 0
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let bound = withUnsafePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, length) } }
+        _ = withUnsafeMutablePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) } }
+        guard fd >= 0, bound == 0 else { throw POSIXError(.EADDRINUSE) }
+        descriptor = fd
+        port = Int(UInt16(bigEndian: address.sin_port))
+    }
+
+    /// Frees the port (for a test that then starts a server on it).
+    func release() { close(descriptor) }
+
+    deinit { close(descriptor) }
 }

@@ -77,7 +77,8 @@ struct OneTimeTokenTests {
     func failoverWhenNotSent() async throws {
         let (sandbox, port) = try await CarrierErrorTests.misconfigured { _ in }
         var configuration = TestConfiguration.make(sandbox: false)
-        configuration.providers[CMCC.providerID]?.baseURLs = ["http://127.0.0.1:\(try closedPort())", "http://127.0.0.1:\(port)"]
+        let refusing = try RefusingPort()
+        configuration.providers[CMCC.providerID]?.baseURLs = ["http://127.0.0.1:\(refusing.port)", "http://127.0.0.1:\(port)"]
         let passgate = try await RunningPassgate.start(configuration)
         let token = try await RunningPassgate.mintToken(http: passgate.http, sandbox: "http://127.0.0.1:\(port)", appId: Self.md5)
         let answer = try await passgate.post("/v1/phone-number", ["appId": Self.md5, "token": token])
@@ -85,6 +86,7 @@ struct OneTimeTokenTests {
         #expect(try await RunningPassgate.sandboxCalls(http: passgate.http, base: "http://127.0.0.1:\(port)") == 1)
         await passgate.stop()
         await sandbox.shutdown()
+        refusing.release()
     }
 
     @Test("no fail-over after a send: a first base URL that never answers is carrier_timeout and the second is never called")

@@ -30,7 +30,7 @@ extension ConfigurationReader {
 
     private func readProvider(_ id: String, _ node: Node?) -> ProviderSettings {
         let path = "providers.\(id)"
-        let keys = ["baseURLs", "connectTimeoutMs", "timeoutMs", "caFile", "proxy"]
+        let keys = ["baseURLs", "connectTimeoutMs", "timeoutMs", "caFile", "proxy", "maxConcurrentCalls", "circuitFailureThreshold", "circuitOpenMs"]
         let section = mapping(node, path: path, keys: keys, overridePrefix: Self.overridePrefix("providers_\(id)"))
         var settings = ProviderSettings(id: id, baseURLs: [])
 
@@ -54,6 +54,11 @@ extension ConfigurationReader {
         }
 
         if let connect = int("connectTimeoutMs", in: section, 50...60_000) { settings.connectTimeoutMs = connect }
+        if let cap = int("maxConcurrentCalls", in: section, 1...100_000, note: " (calls to this carrier in flight at once)") { settings.maxConcurrentCalls = cap }
+        if let threshold = int("circuitFailureThreshold", in: section, 1...1000, note: " (consecutive transport failures that open a base URL's circuit)") {
+            settings.circuitFailureThreshold = threshold
+        }
+        if let open = int("circuitOpenMs", in: section, 100...600_000, note: " (how long an open circuit skips its base URL)") { settings.circuitOpenMs = open }
         if let total = int("timeoutMs", in: section, 100...120_000, note: " (the whole request, connection included)") { settings.timeoutMs = total }
         if settings.timeoutMs <= settings.connectTimeoutMs {
             report(

@@ -62,9 +62,15 @@ public struct PassgateRuntime: Sendable {
         services.append(.init(service: curl))
 
         let metrics = PassgateMetrics(factory: metricsFactory)
-        let store: any ExchangeStateStore = MemoryStateStore()
+        let gateway = ProviderGateway(cmcc: CMCCProvider(transport: CurlCarrierTransport(client: curl), clock: clock),
+                                      providers: configuration.providers, metrics: metrics)
+        let store = try Self.makeStore(configuration.state)
         let readiness = Readiness(checks: [
             ("config", { (true, "") }),
+            ("carrier", { [gateway] in
+                let open = gateway.openCircuits
+                return (true, open.isEmpty ? "" : "circuit open for \(open.joined(separator: ", "))")
+            }),
             ("state", {
                 do {
                     try await store.ping()
@@ -75,11 +81,9 @@ public struct PassgateRuntime: Sendable {
             }),
             ("keys", { [apps = configuration.apps] in
                 let missing = apps.filter { $0.signMode == .rsa && $0.privateKey == nil }.map(\.appId)
-                return (missing.isEmpty, "no private key loaded for \(missing.joined(separator: ", "))")
+                return (missing.isEmpty, missing.isEmpty ? "" : "no private key loaded for \(missing.joined(separator: ", "))")
             }),
         ])
-        let gateway = ProviderGateway(cmcc: CMCCProvider(transport: CurlCarrierTransport(client: curl), clock: clock),
-                                      providers: configuration.providers, metrics: metrics)
         let exchange = OneTimeTokenExchange(
             gateway: gateway, store: store, replayKey: try configuration.state.replayKey ?? SecureRandom.bytes(count: 32),
             ttlMs: configuration.state.replayTTLSeconds * 1000, flightMs: configuration.longestCarrierCallMs
@@ -104,6 +108,24 @@ public struct PassgateRuntime: Sendable {
 
         let group = ServiceGroup(configuration: .init(services: services, gracefulShutdownSignals: signals, logger: logger))
         try await group.run()
+    }
+}
+
+extension PassgateRuntime {
+    /// The replay-cache backend. Never a silent fallback: several instances each with their own
+    /// memory would let one token be spent once per instance.
+    static func makeStore(_ state: StateSettings) throws -> any ExchangeStateStore {
+        switch state.backend {
+        case .memory: return MemoryStateStore()
+        case .redis: throw UnsupportedBackend()
+        }
+    }
+
+    /// `state.backend: redis` is configured but this build cannot use it.
+    public struct UnsupportedBackend: Error, CustomStringConvertible {
+        public var description: String {
+            "state.backend redis is not available in this build; use memory (one instance) until the Redis backend ships"
+        }
     }
 }
 

@@ -2,6 +2,7 @@ import CarrierKit
 import Foundation
 import Logging
 import PassgateConfig
+import PassgateState
 
 /// The carrier operations the exchange layer needs. A protocol so the replay cache and single
 /// flight wrap it, and tests can count calls.
@@ -11,11 +12,23 @@ protocol CarrierGateway: Sendable {
 }
 
 /// Calls the app's provider, failing over to the next base URL only when the failure proves the
-/// request never left; logs and meters every call.
+/// request never left, skipping base URLs whose circuit is open, and capping calls in flight;
+/// logs and meters every call.
 struct ProviderGateway: CarrierGateway {
     let cmcc: CMCCProvider
     let providers: [String: ProviderSettings]
     let metrics: PassgateMetrics
+    let breakers: [String: CircuitBreaker]
+    let limiters: [String: CallLimiter]
+
+    init(cmcc: CMCCProvider, providers: [String: ProviderSettings], metrics: PassgateMetrics,
+         nowMilliseconds: @escaping @Sendable () -> Int64 = MemoryStateStore.monotonicMilliseconds) {
+        self.cmcc = cmcc
+        self.providers = providers
+        self.metrics = metrics
+        breakers = providers.mapValues { CircuitBreaker(threshold: $0.circuitFailureThreshold, openMs: $0.circuitOpenMs, nowMilliseconds: nowMilliseconds) }
+        limiters = providers.mapValues { CallLimiter(limit: $0.maxConcurrentCalls) }
+    }
 
     func phoneNumber(app: AppSettings, token: String, logger: Logger) async -> CarrierExchange<PhoneNumberOutcome> {
         await withFailover(app: app, logger: logger) { endpoint in
@@ -38,10 +51,16 @@ struct ProviderGateway: CarrierGateway {
         guard let provider = providers[app.provider], !provider.baseURLs.isEmpty else {
             return CarrierExchange(call: nil, result: .failure(.internalError("provider \(app.provider) has no base URL configured")))
         }
+        let breaker = breakers[app.provider], limiter = limiters[app.provider]
         var last: CarrierExchange<Value>?
         for (index, base) in provider.baseURLs.enumerated() {
             let endpoint = CMCCEndpoint(baseURL: base, connectTimeoutMs: provider.connectTimeoutMs, timeoutMs: provider.timeoutMs)
+            guard breaker?.permit(base) ?? true else { continue }
+            await limiter?.acquire()
             let (exchange, masked) = await call(endpoint)
+            limiter?.release()
+            breaker?.record(base, transportFailure: Self.isTransportFailure(exchange.result))
+            metrics.recordCircuit(provider: provider.id, host: endpoint.host, open: breaker.map { !Self.isClosed($0.state(base)) } ?? false)
             record(exchange.call, masked: masked, logger: logger)
             last = exchange
             guard case .failure(let error) = exchange.result, case .transport(let failure) = error.reason,
@@ -51,8 +70,31 @@ struct ProviderGateway: CarrierGateway {
                 "host": .string(endpoint.host), "failure": .string(failure.kind.rawValue), "next": .string(provider.baseURLs[index + 1]),
             ])
         }
-        return last!
+        return last ?? Self.allCircuitsOpen(provider)
     }
+
+    static func isTransportFailure<Value>(_ result: Result<Value, PassgateError>) -> Bool {
+        if case .failure(let error) = result, case .transport = error.reason { return true }
+        return false
+    }
+
+    static func isClosed(_ state: CircuitBreaker.State) -> Bool {
+        if case .closed = state { return true }
+        return false
+    }
+
+    /// Every base URL's circuit is open: fail fast, nothing sent.
+    static func allCircuitsOpen<Value>(_ provider: ProviderSettings) -> CarrierExchange<Value> {
+        let hosts = provider.baseURLs.map { CMCCEndpoint(baseURL: $0).host }.joined(separator: ", ")
+        let failure = TransportFailure(kind: .notStarted, detail: "circuit open for every base URL", host: hosts)
+        return CarrierExchange(call: nil, result: .failure(PassgateError(
+            .carrierUnavailable, .transport(failure),
+            message: "The carrier at \(hosts) failed \(provider.circuitFailureThreshold) times in a row; Passgate pauses calls to it for up to \(provider.circuitOpenMs / 1000)s. The request was not sent; retrying with the same token is safe."
+        )))
+    }
+
+    /// Base URLs whose circuit is not closed, per provider (for `/readyz`).
+    var openCircuits: [String] { breakers.values.flatMap(\.openURLs).sorted() }
 
     /// One line per carrier call: what billing reconciliation and on-call need, no token, masked number.
     private func record(_ call: CarrierCall?, masked: String?, logger: Logger) {

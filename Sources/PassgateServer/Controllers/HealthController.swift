@@ -24,7 +24,9 @@ final class Readiness: Sendable {
         var ready = !isDraining
         for (name, check) in checks {
             let (ok, detail) = await check()
-            results[name] = ok ? "ok" : "fail: \(detail)"
+            // A passing check may still have something to say (an open circuit is not a reason to
+            // take the instance out: every instance sees the same carrier).
+            results[name] = ok ? (detail.isEmpty ? "ok" : "ok: \(detail)") : "fail: \(detail)"
             ready = ready && ok
         }
         return (ready, results)

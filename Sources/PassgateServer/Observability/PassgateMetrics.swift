@@ -32,6 +32,11 @@ struct PassgateMetrics: Sendable {
         }
     }
 
+    /// 1 while a base URL's circuit is open or half-open, else 0.
+    func recordCircuit(provider: String, host: String, open: Bool) {
+        Gauge(label: "passgate_carrier_circuit_open", dimensions: [("provider", provider), ("host", host)], factory: factory).record(open ? 1 : 0)
+    }
+
     static func nanoseconds(_ duration: Duration) -> Int64 {
         duration.components.seconds * 1_000_000_000 + duration.components.attoseconds / 1_000_000_000
     }

@@ -1,0 +1,103 @@
+import Synchronization
+
+/// A circuit per carrier base URL: after `threshold` consecutive transport failures it opens and
+/// the URL is skipped (requests fail fast, unsent) for `openMs`; then one probe is let through,
+/// whose result closes or reopens it.
+final class CircuitBreaker: Sendable {
+    enum State: Equatable, Sendable {
+        case closed(failures: Int)
+        case open(untilMs: Int64)
+        case halfOpen
+    }
+
+    let threshold: Int
+    let openMs: Int
+    private let now: @Sendable () -> Int64
+    // `Mutex`: tiny state transitions per call, never held across an await.
+    private let states = Mutex<[String: State]>([:])
+
+    init(threshold: Int, openMs: Int, nowMilliseconds: @escaping @Sendable () -> Int64) {
+        self.threshold = threshold
+        self.openMs = openMs
+        self.now = nowMilliseconds
+    }
+
+    /// Whether a call to `url` may go out now (a half-open circuit lets exactly one through).
+    func permit(_ url: String) -> Bool {
+        let time = now()
+        return states.withLock { states in
+            switch states[url] ?? .closed(failures: 0) {
+            case .closed: return true
+            case .halfOpen: return false
+            case .open(let until):
+                guard time >= until else { return false }
+                states[url] = .halfOpen
+                return true
+            }
+        }
+    }
+
+    /// Records a call's result; `transportFailure` is any failure of the HTTP exchange itself.
+    func record(_ url: String, transportFailure: Bool) {
+        let time = now()
+        states.withLock { states in
+            guard transportFailure else {
+                states[url] = .closed(failures: 0)
+                return
+            }
+            switch states[url] ?? .closed(failures: 0) {
+            case .closed(let failures):
+                states[url] = failures + 1 >= threshold ? .open(untilMs: time + Int64(openMs)) : .closed(failures: failures + 1)
+            case .halfOpen, .open:
+                states[url] = .open(untilMs: time + Int64(openMs))
+            }
+        }
+    }
+
+    func state(_ url: String) -> State { states.withLock { $0[url] ?? .closed(failures: 0) } }
+
+    /// URLs whose circuit is not closed, for `/readyz` details.
+    var openURLs: [String] {
+        states.withLock { states in states.filter { if case .closed = $0.value { false } else { true } }.keys.sorted() }
+    }
+}
+
+/// At most `limit` carrier calls in flight; the rest wait their turn (first come, first served).
+final class CallLimiter: Sendable {
+    private struct State {
+        var available: Int
+        var waiters: [CheckedContinuation<Void, Never>] = []
+    }
+
+    // `Mutex`: the continuation list is only touched inside short critical sections.
+    private let state: Mutex<State>
+
+    init(limit: Int) {
+        state = Mutex(State(available: limit))
+    }
+
+    func acquire() async {
+        await withCheckedContinuation { continuation in
+            let granted = state.withLock { state in
+                if state.available > 0 {
+                    state.available -= 1
+                    return true
+                }
+                state.waiters.append(continuation)
+                return false
+            }
+            if granted { continuation.resume() }
+        }
+    }
+
+    func release() {
+        let next = state.withLock { state -> CheckedContinuation<Void, Never>? in
+            if state.waiters.isEmpty {
+                state.available += 1
+                return nil
+            }
+            return state.waiters.removeFirst()
+        }
+        next?.resume()
+    }
+}
