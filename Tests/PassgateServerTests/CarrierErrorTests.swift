@@ -6,6 +6,7 @@ import Logging
 import OpenSSLCrypto
 import PassgateServer
 import PassgateConfig
+import Synchronization
 import Testing
 
 /// Carrier-side errors, each produced for real by the sandbox and mapped by Passgate.
@@ -129,7 +130,8 @@ struct CarrierErrorTests {
 /// `release()` (or deinit) so no parallel test's server can take it meanwhile.
 final class RefusingPort: Sendable {
     let port: Int
-    private let descriptor: Int32
+    // Closed exactly once: a second close would hit whatever socket or pipe reused the number.
+    private let descriptor: Mutex<Int32?>
 
     init() throws {
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
@@ -140,13 +142,18 @@ final class RefusingPort: Sendable {
         var length = socklen_t(MemoryLayout<sockaddr_in>.size)
         let bound = withUnsafePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, length) } }
         _ = withUnsafeMutablePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) } }
-        guard fd >= 0, bound == 0 else { throw POSIXError(.EADDRINUSE) }
-        descriptor = fd
+        guard fd >= 0, bound == 0 else {
+            if fd >= 0 { close(fd) }
+            throw POSIXError(.EADDRINUSE)
+        }
+        descriptor = Mutex(fd)
         port = Int(UInt16(bigEndian: address.sin_port))
     }
 
     /// Frees the port (for a test that then starts a server on it).
-    func release() { close(descriptor) }
+    func release() {
+        if let fd = descriptor.withLock({ fd in defer { fd = nil }; return fd }) { close(fd) }
+    }
 
-    deinit { close(descriptor) }
+    deinit { release() }
 }
