@@ -9,8 +9,6 @@ struct ProcessResult {
 }
 
 enum ProcessRunner {
-    private static let launchLock = NSLock()
-
     /// The `passgate` binary SwiftPM built next to this test bundle.
     static var passgate: String {
         let exe = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
@@ -43,9 +41,7 @@ enum ProcessRunner {
         process.standardOutput = out
         process.standardError = err
         process.standardInput = input
-        // Launches one at a time: concurrent `Process.run()` calls from many threads crashed inside
-        // swift-corelibs-foundation (memcpy in run()); waiting for the child still happens in parallel.
-        try launchLock.withLock { try process.run() }
+        try process.run()
         if let stdin { input.fileHandleForWriting.write(stdin) }
         try input.fileHandleForWriting.close()
         // Read before waiting so a chatty child cannot fill the pipe and block.
