@@ -23,7 +23,7 @@ struct LifecycleTests {
             let error = try await #require(throws: CurlTransportError.self) { try await call.value }
             #expect(error.kind == .connectionReset)
             #expect(error.delivery == .mayHaveBeenDelivered)
-            #expect(ContinuousClock.now - start < .seconds(5))
+            #expect(ContinuousClock.now - start < .seconds(15))  // well below the call's 20 s timeout
         }
     }
 

@@ -30,7 +30,7 @@ struct ServerBehaviourTests {
             #expect(codes.allSatisfy { $0.0 == "103000" })
             #expect(codes.allSatisfy { $0.1 >= .milliseconds(200) })
             // Serially this would take 10 s; concurrently a little over 200 ms.
-            #expect(elapsed < .seconds(5), "50 requests with 200 ms latency took \(elapsed)")
+            #expect(elapsed < .seconds(9), "50 requests with 200 ms latency took \(elapsed)")  // serially: 10 s
         }
     }
 

@@ -37,7 +37,8 @@ struct FailureClassificationTests {
             #expect(error?.kind == .timeoutAfterSend)
             #expect(error?.delivery == .mayHaveBeenDelivered)
             #expect(error?.curlCode == 28)
-            #expect(ContinuousClock.now - start < .seconds(2))
+            // Not hanging is the point; the wall clock also counts resuming this task under load.
+            #expect(ContinuousClock.now - start < .seconds(30))
         }
         await server.close()
     }
