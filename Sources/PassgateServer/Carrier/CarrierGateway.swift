@@ -60,7 +60,7 @@ struct ProviderGateway: CarrierGateway {
             let (exchange, masked) = await call(endpoint)
             limiter?.release()
             breaker?.record(base, transportFailure: Self.isTransportFailure(exchange.result))
-            metrics.recordCircuit(provider: provider.id, host: endpoint.host, open: breaker.map { !Self.isClosed($0.state(base)) } ?? false)
+            metrics.recordCircuit(provider: provider.id, host: endpoint.host, open: breaker?.isOpen(base) ?? false)
             record(exchange.call, masked: masked, logger: logger)
             last = exchange
             guard case .failure(let error) = exchange.result, case .transport(let failure) = error.reason,
@@ -75,11 +75,6 @@ struct ProviderGateway: CarrierGateway {
 
     static func isTransportFailure<Value>(_ result: Result<Value, PassgateError>) -> Bool {
         if case .failure(let error) = result, case .transport = error.reason { return true }
-        return false
-    }
-
-    static func isClosed(_ state: CircuitBreaker.State) -> Bool {
-        if case .closed = state { return true }
         return false
     }
 

@@ -56,9 +56,17 @@ final class CircuitBreaker: Sendable {
 
     func state(_ url: String) -> State { states.withLock { $0[url] ?? .closed(failures: 0) } }
 
+    /// Whether `url`'s circuit is open or half-open (not taking ordinary traffic).
+    func isOpen(_ url: String) -> Bool { !Self.isClosed(state(url)) }
+
     /// URLs whose circuit is not closed, for `/readyz` details.
     var openURLs: [String] {
-        states.withLock { states in states.filter { if case .closed = $0.value { false } else { true } }.keys.sorted() }
+        states.withLock { states in states.filter { !Self.isClosed($0.value) }.keys.sorted() }
+    }
+
+    private static func isClosed(_ state: State) -> Bool {
+        if case .closed = state { return true }
+        return false
     }
 }
 

@@ -12,8 +12,7 @@ struct CurlCarrierTransport: CarrierTransport {
                 method: .post, url: request.url, headers: request.headers, body: request.body,
                 connectTimeoutMs: request.connectTimeoutMs, timeoutMs: request.timeoutMs
             ))
-            let contentType = response.headers.first { $0.name.lowercased() == "content-type" }?.value
-            return CarrierHTTPReply(status: response.status, contentType: contentType, body: response.body)
+            return CarrierHTTPReply(status: response.status, contentType: response.header("Content-Type"), body: response.body)
         } catch let error as CurlTransportError {
             throw TransportFailure(kind: Self.kind(of: error), detail: error.description, host: error.host ?? "carrier")
         }

@@ -84,7 +84,7 @@ final class OneTimeTokenExchange: TokenExchanging {
     ) async -> (Result<StoredOutcome, PassgateError>, Bool) {
         do {
             if let bytes = try await store.get(key), let stored = StoredOutcome.decode(bytes) {
-                return (stored.error.map { .failure($0) } ?? .success(stored), true)
+                return (stored.result, true)
             }
         } catch {
             return (.failure(Self.storeFailure(error)), false)
@@ -117,7 +117,7 @@ final class OneTimeTokenExchange: TokenExchanging {
             // cache miss and our claim: look again before spending the token a second time.
             if let bytes = try await store.get(key), let stored = StoredOutcome.decode(bytes) {
                 try await store.release(key, owner: instance)
-                return (stored.error.map { .failure($0) } ?? .success(stored), true)
+                return (stored.result, true)
             }
         } catch {
             return (.failure(Self.storeFailure(error)), false)
@@ -144,7 +144,7 @@ final class OneTimeTokenExchange: TokenExchanging {
         let deadline = ContinuousClock.now + .milliseconds(flightMs)
         while ContinuousClock.now < deadline {
             if let bytes = try await store.get(key), let stored = StoredOutcome.decode(bytes) {
-                return (stored.error.map { .failure($0) } ?? .success(stored), true)
+                return (stored.result, true)
             }
             try? await Task.sleep(for: .milliseconds(25))
         }

@@ -32,6 +32,11 @@ enum StoredOutcome: Codable, Sendable, Equatable {
         return PassgateError(stable, .local("replayed outcome"), message: message)
     }
 
+    /// The outcome as the caller receives it: a stored failure becomes its error again.
+    var result: Result<StoredOutcome, PassgateError> {
+        error.map { .failure($0) } ?? .success(self)
+    }
+
     func encoded() -> [UInt8] {
         (try? [UInt8](JSONEncoder().encode(self))) ?? []
     }
