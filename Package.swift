@@ -144,7 +144,7 @@ let package = Package(
         // MARK: Tests
         .testTarget(
             name: "OpenSSLCryptoTests",
-            dependencies: ["OpenSSLCrypto"],
+            dependencies: ["OpenSSLCrypto", "PassgateTestSupport"],
             swiftSettings: swiftSettings
         ),
         .testTarget(
@@ -156,6 +156,7 @@ let package = Package(
             name: "CurlTransportTests",
             dependencies: [
                 "CurlTransport",
+                "PassgateTestSupport",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
@@ -167,7 +168,7 @@ let package = Package(
         ),
         .testTarget(
             name: "PassgateConfigTests",
-            dependencies: ["PassgateConfig", "OpenSSLCrypto", "CarrierKit"],
+            dependencies: ["PassgateConfig", "OpenSSLCrypto", "CarrierKit", "PassgateTestSupport"],
             swiftSettings: swiftSettings
         ),
         .testTarget(
@@ -175,15 +176,21 @@ let package = Package(
             dependencies: ["CarrierSandbox", "CarrierKit", "OpenSSLCrypto", "CurlTransport"],
             swiftSettings: swiftSettings
         ),
+        .target(
+            name: "PassgateTestSupport",
+            path: "Tests/PassgateTestSupport",
+            swiftSettings: swiftSettings
+        ),
         .testTarget(
             name: "PassgateStateTests",
-            dependencies: ["PassgateState", "OpenSSLCrypto"],
+            dependencies: ["PassgateState", "OpenSSLCrypto", "PassgateTestSupport"],
             swiftSettings: swiftSettings
         ),
         .testTarget(
             name: "PassgateServerTests",
             dependencies: [
                 "PassgateServer", "PassgateConfig", "PassgateState", "CarrierSandbox", "CarrierKit", "CurlTransport", "OpenSSLCrypto",
+                "PassgateTestSupport",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Yams", package: "Yams"),
             ],
@@ -191,7 +198,7 @@ let package = Package(
         ),
         .testTarget(
             name: "PassgateCLITests",
-            dependencies: ["PassgateCLI", "passgate", "OpenSSLCrypto", "CarrierKit", "CurlTransport"],
+            dependencies: ["PassgateCLI", "passgate", "OpenSSLCrypto", "CarrierKit", "CurlTransport", "PassgateTestSupport"],
             swiftSettings: swiftSettings
         ),
     ]

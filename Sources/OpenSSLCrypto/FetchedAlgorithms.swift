@@ -4,12 +4,13 @@ import COpenSSL
 /// lock) every time a name or legacy `EVP_sha256()` is used; fetching once avoids that on the
 /// hot path.
 ///
-/// `@unchecked Sendable`: fetched `EVP_MD`/`EVP_MAC` objects are immutable, reference-counted
+/// `@unchecked Sendable`: fetched `EVP_MD`/`EVP_MAC`/`EVP_CIPHER` objects are immutable, reference-counted
 /// and documented as safe to share between threads; we never free them (process lifetime).
 final class FetchedAlgorithms: @unchecked Sendable {
     let md5: OpaquePointer?
     let sha256: OpaquePointer?
     let hmac: OpaquePointer?
+    let aes256GCM: OpaquePointer?
 
     static let shared = FetchedAlgorithms()
 
@@ -17,6 +18,7 @@ final class FetchedAlgorithms: @unchecked Sendable {
         md5 = EVP_MD_fetch(nil, "MD5", nil)
         sha256 = EVP_MD_fetch(nil, "SHA256", nil)
         hmac = EVP_MAC_fetch(nil, "HMAC", nil)
+        aes256GCM = EVP_CIPHER_fetch(nil, "AES-256-GCM", nil)
         ERR_clear_error()
     }
 }

@@ -1,6 +1,7 @@
 import CurlTransport
 import Foundation
 import OpenSSLCrypto
+import PassgateTestSupport
 import Testing
 
 @Suite("passgate serve and check-config")
@@ -46,16 +47,10 @@ struct ServeCommandTests {
     func serveUnderUTC() async throws {
         let directory = try await ProcessRunner.temporaryDirectory()
         let config = try Self.writeConfig(in: directory)
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: ProcessRunner.passgate)
-        process.arguments = ["serve", "--config", config]
-        process.environment = ProcessInfo.processInfo.environment.merging(["TZ": "UTC"]) { $1 }
-        FileManager.default.createFile(atPath: "\(directory)/out.log", contents: nil)
-        FileManager.default.createFile(atPath: "\(directory)/err.log", contents: nil)
-        process.standardOutput = try FileHandle(forWritingTo: URL(fileURLWithPath: "\(directory)/out.log"))
-        process.standardError = try FileHandle(forWritingTo: URL(fileURLWithPath: "\(directory)/err.log"))
-        try process.run()
-        defer { if process.isRunning { process.terminate() } }
+        let process = try Subprocess.launch(
+            ProcessRunner.passgate, ["serve", "--config", config], environment: ["TZ": "UTC"],
+            stdoutPath: "\(directory)/out.log", stderrPath: "\(directory)/err.log")
+        defer { process.terminate() }
 
         let apiPort = try await Self.waitFor(#""msg":"listening","port":"(\d+)""#, in: "\(directory)/out.log")
         let sandboxPort = try await Self.waitFor(#"embedded CMCC sandbox on http://127\.0\.0\.1:(\d+)"#, in: "\(directory)/err.log")
@@ -76,9 +71,8 @@ struct ServeCommandTests {
         }
         await http.shutdown()
 
-        process.terminate()  // SIGTERM
-        try await ProcessRunner.offPool { process.waitUntilExit() }
-        #expect(process.terminationReason == .exit && process.terminationStatus == 0)
+        process.send(SIGTERM)
+        #expect(await process.exitStatus() == 0)
     }
 
     @Test("check-config accepts a good config and lists every problem of a broken one with exit 78")

@@ -7,6 +7,7 @@ import OpenSSLCrypto
 import PassgateServer
 import PassgateConfig
 import Synchronization
+import PassgateTestSupport
 import Testing
 
 /// Carrier-side errors, each produced for real by the sandbox and mapped by Passgate.
@@ -133,21 +134,28 @@ final class RefusingPort: Sendable {
     // Closed exactly once: a second close would hit whatever socket or pipe reused the number.
     private let descriptor: Mutex<Int32?>
 
+    /// The port comes from `TestPorts` (below the ephemeral range), so after `release()` no other
+    /// test's connection or `bind(0)` can take it before the test starts its server there.
     init() throws {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        address.sin_port = 0
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let bound = withUnsafePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, length) } }
-        _ = withUnsafeMutablePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) } }
-        guard fd >= 0, bound == 0 else {
-            if fd >= 0 { close(fd) }
-            throw POSIXError(.EADDRINUSE)
+        for _ in 0..<10 {
+            let candidate = try TestPorts.reserve()
+            let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+            guard fd >= 0 else { throw POSIXError(.EMFILE) }
+            var address = sockaddr_in()
+            address.sin_family = sa_family_t(AF_INET)
+            address.sin_addr.s_addr = inet_addr("127.0.0.1")
+            address.sin_port = in_port_t(UInt16(candidate).bigEndian)
+            let bound = withUnsafePointer(to: &address) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+            }
+            if bound == 0 {
+                descriptor = Mutex(fd)
+                port = candidate
+                return
+            }
+            close(fd)
         }
-        descriptor = Mutex(fd)
-        port = Int(UInt16(bigEndian: address.sin_port))
+        throw POSIXError(.EADDRINUSE)
     }
 
     /// Frees the port (for a test that then starts a server on it).

@@ -45,6 +45,8 @@ public struct PassgateRuntime: Sendable {
     public func run(signals: [UnixSignal] = [], onReady: @escaping @Sendable (Endpoints) async -> Void = { _ in }) async throws {
         let logger = makeLogger()
         var configuration = configuration
+        // First, before anything starts: a refused backend must not leave a sandbox running.
+        let store = try Self.makeStore(configuration.state, logger: makeLogger(label: "passgate.state"))
         var services: [ServiceGroupConfiguration.ServiceConfiguration] = []
 
         var sandboxPort: Int?
@@ -64,7 +66,6 @@ public struct PassgateRuntime: Sendable {
         let metrics = PassgateMetrics(factory: metricsFactory)
         let gateway = ProviderGateway(cmcc: CMCCProvider(transport: CurlCarrierTransport(client: curl), clock: clock),
                                       providers: configuration.providers, metrics: metrics)
-        let store = try Self.makeStore(configuration.state)
         let readiness = Readiness(checks: [
             ("config", { (true, "") }),
             ("carrier", { [gateway] in
@@ -107,24 +108,35 @@ public struct PassgateRuntime: Sendable {
         services.append(.init(service: DrainSignal(readiness: readiness), successTerminationBehavior: .ignore))
 
         let group = ServiceGroup(configuration: .init(services: services, gracefulShutdownSignals: signals, logger: logger))
-        try await group.run()
+        do {
+            try await group.run()
+        } catch {
+            await (store as? RedisStateStore)?.shutdown()
+            throw error
+        }
+        await (store as? RedisStateStore)?.shutdown()
     }
 }
 
 extension PassgateRuntime {
     /// The replay-cache backend. Never a silent fallback: several instances each with their own
     /// memory would let one token be spent once per instance.
-    static func makeStore(_ state: StateSettings) throws -> any ExchangeStateStore {
+    static func makeStore(_ state: StateSettings, logger: Logger) throws -> any ExchangeStateStore {
         switch state.backend {
-        case .memory: return MemoryStateStore()
-        case .redis: throw UnsupportedBackend()
+        case .memory:
+            return MemoryStateStore()
+        case .redis:
+            guard let replayKey = state.replayKey else { throw SharedReplayKeyRequired() }
+            // A key of its own for encryption, derived so one configured secret serves both uses.
+            let encryptionKey = try Digest.hmacSHA256(key: replayKey, data: Array("passgate replay-cache encryption v1".utf8))
+            return try RedisStateStore(url: state.redisURL, encryptionKey: encryptionKey, logger: logger)
         }
     }
 
-    /// `state.backend: redis` is configured but this build cannot use it.
-    public struct UnsupportedBackend: Error, CustomStringConvertible {
+    /// Instances sharing Redis must derive the same keys, so the key cannot be generated per process.
+    public struct SharedReplayKeyRequired: Error, CustomStringConvertible {
         public var description: String {
-            "state.backend redis is not available in this build; use memory (one instance) until the Redis backend ships"
+            "state.replayKey is required with state.backend redis: every instance must use the same key (openssl rand -hex 32, as env:NAME or file:PATH)"
         }
     }
 }

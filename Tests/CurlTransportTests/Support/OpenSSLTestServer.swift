@@ -1,4 +1,5 @@
 import Foundation
+import PassgateTestSupport
 
 #if canImport(Glibc)
 import Glibc
@@ -11,9 +12,9 @@ final class OpenSSLTestServer: Sendable {
     let certificateFile: String
     let keyFile: String
     let port: Int
-    private let process: Process
+    private let process: Subprocess.Child
 
-    private init(directory: URL, certificateFile: String, keyFile: String, port: Int, process: Process) {
+    private init(directory: URL, certificateFile: String, keyFile: String, port: Int, process: Subprocess.Child) {
         self.directory = directory
         self.certificateFile = certificateFile
         self.keyFile = keyFile
@@ -41,16 +42,11 @@ final class OpenSSLTestServer: Sendable {
         // Output goes to a file: a pipe might sit in stdio's buffer and hide the ACCEPT line.
         let logPath = directory.appendingPathComponent("s_server.log").path
         _ = FileManager.default.createFile(atPath: logPath, contents: nil)
-        let log = try FileHandle(forWritingTo: URL(fileURLWithPath: logPath))
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments =
-            ["openssl", "s_server", "-www", "-accept", "127.0.0.1:0", "-cert", certificate, "-key", key]
-            + (requireClientCertificate ? ["-Verify", "1", "-CAfile", certificate] : [])
-        process.standardOutput = log
-        process.standardError = log
-        process.standardInput = FileHandle.nullDevice
-        try process.run()
+        let process = try Subprocess.launch(
+            "openssl",
+            ["s_server", "-www", "-accept", "127.0.0.1:0", "-cert", certificate, "-key", key]
+                + (requireClientCertificate ? ["-Verify", "1", "-CAfile", certificate] : []),
+            stdoutPath: logPath, stderrPath: logPath)
 
         for _ in 0..<100 {
             let text = (try? String(contentsOfFile: logPath, encoding: .utf8)) ?? ""
@@ -66,39 +62,21 @@ final class OpenSSLTestServer: Sendable {
         throw StartError(description: "openssl s_server did not report its port: \((try? String(contentsOfFile: logPath, encoding: .utf8)) ?? "")")
     }
 
-    /// Kills the server. SIGKILL, not SIGTERM: the child inherits the signal mask of the Swift
-    /// thread that spawned it, which may block SIGTERM.
+    /// Kills the server (SIGKILL: it holds nothing worth a graceful exit) and removes its files.
     func stop() async {
         await Self.kill(process)
         try? FileManager.default.removeItem(at: directory)
     }
 
-    private static func kill(_ process: Process) async {
-        guard process.isRunning else { return }
-        _ = Glibc.kill(process.processIdentifier, SIGKILL)
-        for _ in 0..<100 where process.isRunning {
-            try? await Task.sleep(for: .milliseconds(20))
-        }
+    private static func kill(_ process: Subprocess.Child) async {
+        await Task.detached { process.terminate(grace: 0) }.value
     }
 
     /// Runs `openssl ARGUMENTS` to completion without blocking a cooperative thread.
     private static func run(_ arguments: [String]) async throws {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["openssl"] + arguments
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        let status: Int32 = try await withCheckedThrowingContinuation { continuation in
-            process.terminationHandler = { continuation.resume(returning: $0.terminationStatus) }
-            do {
-                try process.run()
-            } catch {
-                process.terminationHandler = nil
-                continuation.resume(throwing: error)
-            }
-        }
-        guard status == 0 else {
-            throw StartError(description: "openssl \(arguments.first ?? "") exited with \(status)")
+        let result = try await Subprocess.run("openssl", arguments)
+        guard result.status == 0 else {
+            throw StartError(description: "openssl \(arguments.first ?? "") exited with \(result.status): \(result.stderrText)")
         }
     }
 }

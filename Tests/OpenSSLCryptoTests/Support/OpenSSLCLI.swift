@@ -1,4 +1,5 @@
 import Foundation
+import PassgateTestSupport
 import Testing
 
 /// Runs the `openssl` command-line tool (an implementation independent of our Swift wrapper,
@@ -87,38 +88,11 @@ struct OpenSSLCLI {
     /// (for checks where openssl is expected to refuse, such as a tampered signature).
     func runAllowingFailure(_ arguments: [String]) throws -> Outcome {
         guard let executable = Self.executable else { throw NotFound() }
-        // stdout and stderr go to files, not pipes: no deadlock however much openssl prints.
-        let tag = UUID().uuidString
-        let stdoutURL = url(".stdout-\(tag)")
-        let stderrURL = url(".stderr-\(tag)")
-        guard FileManager.default.createFile(atPath: stdoutURL.path, contents: nil),
-            FileManager.default.createFile(atPath: stderrURL.path, contents: nil)
-        else {
-            throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: directory.path])
-        }
-        defer {
-            try? FileManager.default.removeItem(at: stdoutURL)
-            try? FileManager.default.removeItem(at: stderrURL)
-        }
-        let stdoutHandle = try FileHandle(forWritingTo: stdoutURL)
-        let stderrHandle = try FileHandle(forWritingTo: stderrURL)
-
-        let process = Process()
-        process.executableURL = executable
-        process.arguments = arguments
-        process.currentDirectoryURL = directory
-        process.standardInput = FileHandle.nullDevice
-        process.standardOutput = stdoutHandle
-        process.standardError = stderrHandle
-        try process.run()
-        process.waitUntilExit()
-        try stdoutHandle.close()
-        try stderrHandle.close()
-
+        let result = try Subprocess.runBlocking(executable.path, arguments, currentDirectory: directory.path)
         return Outcome(
-            status: process.terminationStatus,
-            stdout: [UInt8](try Data(contentsOf: stdoutURL)),
-            stderr: String(decoding: try Data(contentsOf: stderrURL), as: UTF8.self)
+            status: result.status,
+            stdout: result.stdout,
+            stderr: result.stderrText
         )
     }
 }

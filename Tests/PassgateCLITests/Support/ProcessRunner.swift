@@ -1,4 +1,5 @@
 import Foundation
+import PassgateTestSupport
 import Testing
 
 /// Runs a program to completion and captures what it printed.
@@ -20,35 +21,10 @@ enum ProcessRunner {
         return directory.appendingPathComponent("passgate").path
     }
 
-    /// Runs blocking work on its own thread: the cooperative pool has one thread per core (two
-    /// here), and a test blocked in `waitUntilExit` there would stall every other test.
-    static func offPool<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {
-        try await withCheckedThrowingContinuation { continuation in
-            Thread { continuation.resume(with: Result { try work() }) }.start()
-        }
-    }
-
+    /// Runs a program to completion, off the cooperative pool (see `Subprocess`).
     static func run(_ executable: String, _ arguments: [String], environment: [String: String] = [:], stdin: Data? = nil) async throws -> ProcessResult {
-        try await offPool { try runBlocking(executable, arguments, environment: environment, stdin: stdin) }
-    }
-
-    private static func runBlocking(_ executable: String, _ arguments: [String], environment: [String: String], stdin: Data?) throws -> ProcessResult {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = arguments
-        process.environment = ProcessInfo.processInfo.environment.merging(environment) { _, new in new }
-        let out = Pipe(), err = Pipe(), input = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        process.standardInput = input
-        try process.run()
-        if let stdin { input.fileHandleForWriting.write(stdin) }
-        try input.fileHandleForWriting.close()
-        // Read before waiting so a chatty child cannot fill the pipe and block.
-        let stdoutData = out.fileHandleForReading.readDataToEndOfFile()
-        let stderrData = err.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return ProcessResult(status: process.terminationStatus, stdout: String(decoding: stdoutData, as: UTF8.self), stderr: String(decoding: stderrData, as: UTF8.self))
+        let result = try await Subprocess.run(executable, arguments, environment: environment, stdin: stdin.map { Array($0) } ?? [])
+        return ProcessResult(status: result.status, stdout: result.stdoutText, stderr: result.stderrText)
     }
 
     /// `passgate ARGS…`

@@ -1,4 +1,5 @@
 import Foundation
+import PassgateTestSupport
 import PassgateConfig
 
 /// Temporary directories, files and the shipped configs, for loader tests.
@@ -36,17 +37,9 @@ enum TestFiles {
     /// Runs the `openssl` command line and returns its standard output.
     @discardableResult
     static func openssl(_ arguments: [String]) throws -> String {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["openssl"] + arguments
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        guard process.terminationStatus == 0 else { throw TestFailure("openssl \(arguments.joined(separator: " ")) failed") }
-        return String(decoding: data, as: UTF8.self)
+        let result = try Subprocess.runBlocking("openssl", arguments)
+        guard result.status == 0 else { throw TestFailure("openssl \(arguments.joined(separator: " ")) failed: \(result.stderrText)") }
+        return result.stdoutText
     }
 
     /// `path` written relative to the current working directory (`../../tmp/…`), without changing it.

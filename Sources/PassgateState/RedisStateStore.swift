@@ -1,0 +1,156 @@
+import Logging
+import OpenSSLCrypto
+
+/// The state store shared by several Passgate instances, in Redis through hiredis.
+///
+/// - Replay values live under `passgate:replay:<key>`, sealed with AES-256-GCM under
+///   `encryptionKey` with the key as associated data, so Redis never holds them in clear and a
+///   value copied to another key does not open.
+/// - In-flight markers live under `passgate:flight:<key>` (`SET … NX PX`); release is a Lua
+///   compare-and-delete, so an owner whose marker expired cannot drop a newer owner's.
+///
+/// hiredis is blocking, so every call runs on `connections` dedicated OS threads, each with its
+/// own connection (see `RedisWorkerPool`). A command waits at most about `operationTimeoutMs` for
+/// a free connection and `operationTimeoutMs` per socket read/write; connecting has the same
+/// timeout. Broken connections are dropped and re-created on the next command, so the store
+/// recovers by itself when Redis comes back.
+///
+/// Call ``shutdown()`` when done; dropping the store without it stops the threads in the
+/// background.
+public final class RedisStateStore: ExchangeStateStore {
+    public let url: RedisURL
+    private let encryptionKey: [UInt8]
+    private let pool: RedisWorkerPool
+
+    static let replayPrefix = "passgate:replay:"
+    static let flightPrefix = "passgate:flight:"
+    static let releaseScript = "if redis.call('get',KEYS[1])==ARGV[1] then return redis.call('del',KEYS[1]) else return 0 end"
+
+    /// - Parameters:
+    ///   - url: `redis://host[:port][/db]`.
+    ///   - encryptionKey: 32 bytes (AES-256) sealing replay values.
+    ///   - connections: worker threads, each with one connection (1…64).
+    ///   - operationTimeoutMs: connect and command timeout (> 0).
+    /// - Throws: `RedisConfigurationError` for a bad URL, key, pool size or timeout. Does not
+    ///   connect: an unreachable Redis shows in the first operation (or ``ping()``).
+    public convenience init(
+        url: String,
+        encryptionKey: [UInt8],
+        connections: Int = 4,
+        operationTimeoutMs: Int = 500,
+        logger: Logger = Logger(label: "passgate.state.redis")
+    ) throws(RedisConfigurationError) {
+        try self.init(
+            url: RedisURL(parsing: url), encryptionKey: encryptionKey, connections: connections,
+            operationTimeoutMs: operationTimeoutMs, logger: logger)
+    }
+
+    public init(
+        url: RedisURL,
+        encryptionKey: [UInt8],
+        connections: Int = 4,
+        operationTimeoutMs: Int = 500,
+        logger: Logger = Logger(label: "passgate.state.redis")
+    ) throws(RedisConfigurationError) {
+        guard encryptionKey.count == AESGCM.keyLength else {
+            throw RedisConfigurationError(
+                "redis state store encryption key must be \(AESGCM.keyLength) bytes, got \(encryptionKey.count)")
+        }
+        guard (1...64).contains(connections) else {
+            throw RedisConfigurationError("redis state store connections must be from 1 to 64, got \(connections)")
+        }
+        guard operationTimeoutMs > 0 else {
+            throw RedisConfigurationError("redis state store operation timeout must be positive, got \(operationTimeoutMs) ms")
+        }
+        self.url = url
+        self.encryptionKey = encryptionKey
+        var logger = logger
+        logger[metadataKey: "redis"] = "\(url.endpoint)"
+        pool = try RedisWorkerPool(url: url, connections: connections, timeoutMs: operationTimeoutMs, logger: logger)
+    }
+
+    deinit {
+        pool.beginShutdown()
+    }
+
+    /// Stops the worker threads (after their current command), fails queued commands with
+    /// `.unavailable`, and frees the connections; returns once every thread has exited.
+    public func shutdown() async {
+        await pool.shutdown()
+    }
+
+    // MARK: - ExchangeStateStore
+
+    public func get(_ key: String) async throws(StateStoreError) -> [UInt8]? {
+        let reply = try await run(["GET", Self.replayPrefix + key])
+        switch reply {
+        case .null:
+            return nil
+        case .bulk(let sealed):
+            do {
+                return try AESGCM.open(sealed, key: encryptionKey, associatedData: Array(key.utf8))
+            } catch {
+                throw StateStoreError(
+                    .corrupt, "redis at \(url.endpoint): a replay value does not decrypt (different replay encryption key, or altered)")
+            }
+        default:
+            throw unexpected(reply, to: "GET")
+        }
+    }
+
+    public func set(_ key: String, value: [UInt8], ttlMs: Int) async throws(StateStoreError) {
+        let sealed: [UInt8]
+        do {
+            sealed = try AESGCM.seal(value, key: encryptionKey, associatedData: Array(key.utf8))
+        } catch {
+            throw StateStoreError(.unavailable, "redis at \(url.endpoint): cannot encrypt a replay value (\(error))")
+        }
+        // Redis rejects `PX 0`; a non-positive lifetime becomes the shortest one.
+        let reply = try await run([
+            Array("SET".utf8), Array((Self.replayPrefix + key).utf8), sealed, Array("PX".utf8), Array(String(max(ttlMs, 1)).utf8),
+        ])
+        guard case .status = reply else { throw unexpected(reply, to: "SET") }
+    }
+
+    public func claim(_ key: String, owner: String, ttlMs: Int) async throws(StateStoreError) -> Bool {
+        let reply = try await run(["SET", Self.flightPrefix + key, owner, "NX", "PX", String(max(ttlMs, 1))])
+        switch reply {
+        case .status: return true
+        case .null: return false
+        default: throw unexpected(reply, to: "SET NX")
+        }
+    }
+
+    public func release(_ key: String, owner: String) async throws(StateStoreError) {
+        let reply = try await run(["EVAL", Self.releaseScript, "1", Self.flightPrefix + key, owner])
+        guard case .integer = reply else { throw unexpected(reply, to: "EVAL (release)") }
+    }
+
+    public func ping() async throws(StateStoreError) {
+        let reply = try await run(["PING"])
+        guard case .status = reply else { throw unexpected(reply, to: "PING") }
+    }
+
+    // MARK: - Helpers
+
+    private func run(_ arguments: [String]) async throws(StateStoreError) -> RedisReply {
+        try await run(arguments.map { Array($0.utf8) })
+    }
+
+    /// Sends one command through the pool; a Redis error reply becomes a `StateStoreError`.
+    private func run(_ arguments: [[UInt8]]) async throws(StateStoreError) -> RedisReply {
+        let reply = try await pool.execute(arguments).get()
+        if case .error(let message) = reply {
+            let code = RedisReply.errorCode(message)
+            let command = String(decoding: arguments.first ?? [], as: UTF8.self)
+            throw StateStoreError(
+                RedisReply.isTransient(errorCode: code) ? .unavailable : .corrupt,
+                "redis at \(url.endpoint): \(command) answered with error \(code)")
+        }
+        return reply
+    }
+
+    private func unexpected(_ reply: RedisReply, to command: String) -> StateStoreError {
+        StateStoreError(.corrupt, "redis at \(url.endpoint): unexpected \(reply.kindName) reply to \(command)")
+    }
+}

@@ -1,0 +1,158 @@
+import Foundation
+import PassgateState
+import PassgateTestSupport
+import Testing
+
+/// What the Redis store does when Redis goes away, hangs, or comes back.
+@Suite("RedisStateStore failures")
+struct RedisStateStoreFailureTests {
+    @Test("Redis stopped: every operation throws .unavailable promptly; ping throws")
+    func stoppedRedis() async throws {
+        let server = try RedisServerProcess.start()
+        defer { server.stop() }
+        try await withStore(server, timeoutMs: 500) { store in
+            try await store.set("k", value: [1], ttlMs: 10_000)
+            _ = try await store.claim("c", owner: "A", ttlMs: 10_000)
+            server.stop()
+
+            let elapsed = await elapsedMs {
+                let error = await expectStateError(.unavailable) { try await store.get("k") }
+                #expect(error?.message.contains("127.0.0.1:\(server.port)") == true)
+                await expectStateError(.unavailable) { try await store.set("k", value: [2], ttlMs: 1000) }
+                await expectStateError(.unavailable) { try await store.claim("c", owner: "B", ttlMs: 1000) }
+                await expectStateError(.unavailable) { try await store.release("c", owner: "A") }
+                await expectStateError(.unavailable) { try await store.ping() }
+            }
+            #expect(elapsed < 2_000, "five failing operations took \(elapsed) ms")
+
+            // Many at once: all fail, none hangs.
+            let failures = await withTaskGroup(of: StateStoreError.Kind?.self) { group in
+                for index in 0..<20 {
+                    group.addTask {
+                        do {
+                            try await store.ping()
+                            return nil
+                        } catch {
+                            _ = index
+                            return (error as? StateStoreError)?.kind
+                        }
+                    }
+                }
+                return await group.reduce(into: [StateStoreError.Kind?]()) { $0.append($1) }
+            }
+            #expect(failures.allSatisfy { $0 == .unavailable })
+        }
+    }
+
+    @Test("Redis restarted on the same port: the same store recovers")
+    func restartedRedis() async throws {
+        let server = try RedisServerProcess.start()
+        defer { server.stop() }
+        try await withStore(server, connections: 4) { store in
+            // Open every pooled connection, so each one is stale after the restart.
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                for _ in 0..<16 { group.addTask { try await store.ping() } }
+                try await group.waitForAll()
+            }
+            try await store.set("before", value: [1], ttlMs: 10_000)
+
+            server.stop()
+            await expectStateError(.unavailable) { try await store.ping() }
+            try server.restart()
+
+            // Stale connections are replaced on first use: nothing fails after Redis is back.
+            for _ in 0..<8 { try await store.ping() }
+            #expect(try await store.get("before") == nil)  // no persistence: the data is gone
+            try await store.set("after", value: [2], ttlMs: 10_000)
+            #expect(try await store.get("after") == [2])
+            #expect(try await store.claim("c", owner: "A", ttlMs: 10_000))
+        }
+    }
+
+    @Test("Redis restarted while connections sit idle: no failure at all")
+    func restartWhileIdle() async throws {
+        let server = try RedisServerProcess.start()
+        defer { server.stop() }
+        try await withStore(server, connections: 3) { store in
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                for _ in 0..<9 { group.addTask { try await store.ping() } }
+                try await group.waitForAll()
+            }
+            server.stop()
+            try server.restart()
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                for index in 0..<9 { group.addTask { try await store.set("k\(index)", value: [1], ttlMs: 10_000) } }
+                try await group.waitForAll()
+            }
+        }
+    }
+
+    @Test("Redis hanging: operations throw .timeout within the budget, then recover")
+    func hangingRedis() async throws {
+        let server = try RedisServerProcess.start()
+        defer { server.stop() }
+        try await withStore(server, connections: 2, timeoutMs: 300) { store in
+            try await store.ping()
+            server.freeze()
+            defer { server.thaw() }
+            let elapsed = await elapsedMs {
+                let error = await expectStateError(.timeout) { try await store.ping() }
+                #expect(error?.message.contains("127.0.0.1:\(server.port)") == true)
+                await expectStateError(.timeout) { try await store.get("k") }
+            }
+            #expect(elapsed >= 500 && elapsed < 2_000, "two timed-out operations took \(elapsed) ms")
+
+            // More callers than connections: queued ones give up too, none waits forever.
+            let kinds = await withTaskGroup(of: StateStoreError.Kind?.self) { group in
+                for _ in 0..<8 {
+                    group.addTask {
+                        do {
+                            try await store.ping()
+                            return nil
+                        } catch {
+                            return (error as? StateStoreError)?.kind
+                        }
+                    }
+                }
+                return await group.reduce(into: [StateStoreError.Kind?]()) { $0.append($1) }
+            }
+            #expect(kinds.allSatisfy { $0 == .timeout }, "\(kinds)")
+
+            server.thaw()
+            try await Task.sleep(for: .milliseconds(100))
+            try await store.ping()
+            try await store.set("k", value: [1], ttlMs: 10_000)
+            #expect(try await store.get("k") == [1])
+        }
+    }
+
+    @Test("nothing listening: connection refused is .unavailable and names host:port")
+    func refused() async throws {
+        let port = try TestPorts.reserve()
+        let store = try RedisStateStore(url: "redis://127.0.0.1:\(port)", encryptionKey: try randomKey())
+        let error = await expectStateError(.unavailable) { try await store.ping() }
+        #expect(error?.message.contains("127.0.0.1:\(port)") == true)
+        await store.shutdown()
+    }
+
+    @Test("after shutdown, operations fail with .unavailable and the worker threads are gone")
+    func shutdown() async throws {
+        try await RedisServerProcess.with { server in
+            let store = try RedisStateStore(url: server.url, encryptionKey: try randomKey(), connections: 3)
+            try await store.ping()
+            #expect(workerThreadCount() >= 3)
+            await store.shutdown()
+            await expectStateError(.unavailable) { try await store.ping() }
+            await store.shutdown()  // idempotent
+        }
+    }
+}
+
+/// Threads named `pg-redis-*` in this process (every live store's workers).
+func workerThreadCount() -> Int {
+    let tasks = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/task")) ?? []
+    return tasks.filter { task in
+        let name = (try? String(contentsOfFile: "/proc/self/task/\(task)/comm", encoding: .utf8)) ?? ""
+        return name.hasPrefix("pg-redis-")
+    }.count
+}
