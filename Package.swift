@@ -91,6 +91,16 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
         .target(
+            name: "PassgateAudit",
+            dependencies: [
+                "CarrierKit",
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "Metrics", package: "swift-metrics"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        .target(
             name: "PassgateState",
             dependencies: [
                 "OpenSSLCrypto",
@@ -107,6 +117,7 @@ let package = Package(
                 "CurlTransport",
                 "PassgateConfig",
                 "PassgateState",
+                "PassgateAudit",
                 "CarrierSandbox",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),
@@ -122,9 +133,11 @@ let package = Package(
             dependencies: [
                 "OpenSSLCrypto",
                 "CarrierKit",
+                "CurlTransport",
                 "PassgateConfig",
                 "CarrierSandbox",
                 "PassgateServer",
+                "PassgateAudit",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -197,8 +210,27 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
         .testTarget(
+            name: "PassgateAuditTests",
+            dependencies: [
+                "PassgateAudit",
+                "CarrierKit",
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "MetricsTestKit", package: "swift-metrics"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "DeploymentTests",
+            dependencies: [
+                "PassgateConfig", "PassgateServer", "OpenSSLCrypto", "PassgateTestSupport", "passgate",
+                .product(name: "Yams", package: "Yams"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
             name: "PassgateCLITests",
-            dependencies: ["PassgateCLI", "passgate", "OpenSSLCrypto", "CarrierKit", "CurlTransport", "PassgateTestSupport"],
+            dependencies: ["PassgateCLI", "passgate", "OpenSSLCrypto", "CarrierKit", "CurlTransport", "CarrierSandbox", "PassgateTestSupport", "PassgateAudit"],
             swiftSettings: swiftSettings
         ),
     ]

@@ -54,6 +54,9 @@ public final class CarrierSandbox: Service, Sendable {
     public var port: Int? { lifecycle.withLock { $0.port } }
 
     /// What the sandbox has counted so far.
+    /// Replaces the emulated apps (e.g. after the embedding Passgate reloaded rotated credentials).
+    public func replaceApps(_ apps: [SandboxApp]) { engine.replaceApps(apps) }
+
     public var stats: SandboxStats { engine.stats }
 
     /// Changes the fault injected into carrier answers from the next request on.

@@ -34,7 +34,7 @@ extension CurlEngine {
             let work = takeWork()
             var finished: [Finished] = []
             for submission in work.admitted {
-                switch CurlTransfer.make(submission, configuration: configuration) {
+                switch CurlTransfer.make(submission, configuration: configuration, handles: handles) {
                 case .success(let transfer):
                     if curl_multi_add_handle(multi, transfer.easy) == CURLM_OK {
                         active[submission.id] = transfer
@@ -89,6 +89,8 @@ extension CurlEngine {
         }
         metrics.inFlight.record(0)
         metrics.queued.record(0)
+        active.removeAll()
+        handles.close()
         curl_multi_cleanup(multi)
         logger.debug("curl engine stopped", metadata: ["thread": "\(threadName)"])
         let waiters = state.withLock { state in

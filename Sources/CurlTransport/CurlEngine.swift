@@ -10,8 +10,9 @@ import Synchronization
 /// `@unchecked Sendable` because of the raw `CURLM *`. Only the engine thread uses it, with one
 /// exception: `curl_multi_wakeup`, which libcurl documents as callable from any thread. It is
 /// called only while holding `state`'s lock and only while `lifecycle` is not `.stopped`; the
-/// engine thread sets `.stopped` under that same lock before it calls `curl_multi_cleanup`. All
-/// other mutable data lives inside the `Mutex`.
+/// engine thread sets `.stopped` under that same lock before it calls `curl_multi_cleanup`.
+/// `handles` (idle easy handles) is likewise touched only by the engine thread. All other
+/// mutable data lives inside the `Mutex`.
 final class CurlEngine: @unchecked Sendable {
     enum Phase {
         /// `send` allocated an id but has not handed the request over yet.
@@ -50,6 +51,8 @@ final class CurlEngine: @unchecked Sendable {
     let threadName: String
     let multi: UnsafeMutableRawPointer?
     let state = Mutex(State())
+    /// Reset easy handles for reuse; engine thread only.
+    let handles: EasyHandlePool
 
     init(configuration: CurlHTTPClient.Configuration, logger: Logger, metrics: CurlTransportMetrics) {
         self.configuration = configuration
@@ -57,6 +60,8 @@ final class CurlEngine: @unchecked Sendable {
         self.metrics = metrics
         let number = Self.engineNumbers.add(1, ordering: .relaxed).newValue
         self.threadName = "pg-curl-\(number % 10_000_000)"
+        // Enough to cover the handles freed and re-taken within one loop turn; more would only hold memory.
+        self.handles = EasyHandlePool(limit: min(64, max(1, configuration.maxConcurrentTransfers)))
         if curlGlobalInitCode == Int(CURLE_OK.rawValue), let multi = curl_multi_init() {
             // The keep-alive pool: idle connections curl keeps for reuse across transfers.
             _ = CCurl_multi_setopt_long(multi, CURLMOPT_MAXCONNECTS, max(1, configuration.maxConnections))

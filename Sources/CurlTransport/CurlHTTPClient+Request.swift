@@ -58,16 +58,22 @@ extension CurlHTTPClient {
 extension CurlHTTPClient.Request {
     /// The host part of ``url``, for error messages and logs; `nil` when the URL has none.
     var host: String? {
-        guard let schemeEnd = url.firstRange(of: "://") else { return nil }
-        var authority = url[schemeEnd.upperBound...].prefix { $0 != "/" && $0 != "?" && $0 != "#" }
-        if let at = authority.lastIndex(of: "@") {
-            authority = authority[authority.index(after: at)...]
+        // Over bytes (every delimiter is ASCII): this runs once per transfer.
+        let utf8 = Array(url.utf8)
+        guard let schemeEnd = (0..<max(0, utf8.count - 2)).first(where: { utf8[$0] == 58 && utf8[$0 + 1] == 47 && utf8[$0 + 2] == 47 }) else {
+            return nil
         }
-        if authority.hasPrefix("["), let close = authority.firstIndex(of: "]") {
-            return String(authority[authority.index(after: authority.startIndex)..<close])
+        let start = schemeEnd + 3
+        let end = utf8[start...].firstIndex { $0 == UInt8(ascii: "/") || $0 == UInt8(ascii: "?") || $0 == UInt8(ascii: "#") } ?? utf8.count
+        var authority = utf8[start..<end]
+        if let at = authority.lastIndex(of: UInt8(ascii: "@")) {
+            authority = authority[(at + 1)...]
         }
-        let host = authority.prefix { $0 != ":" }
-        return host.isEmpty ? nil : String(host)
+        if authority.first == UInt8(ascii: "["), let close = authority.firstIndex(of: UInt8(ascii: "]")) {
+            return String(decoding: authority[(authority.startIndex + 1)..<close], as: UTF8.self)
+        }
+        let host = authority.prefix { $0 != UInt8(ascii: ":") }
+        return host.isEmpty ? nil : String(decoding: host, as: UTF8.self)
     }
 
     /// Why the request cannot be sent as given, or `nil`. Curl would either reject these itself

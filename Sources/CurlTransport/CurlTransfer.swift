@@ -18,6 +18,8 @@ final class CurlTransfer {
     let timeoutMs: Int
     let maxResponseBytes: Int
     let viaProxy: Bool
+    /// Where `easy` goes when this transfer is released.
+    let handles: EasyHandlePool
     let startedAt = ContinuousClock.now
 
     var responseHeaders: [(name: String, value: String)] = []
@@ -25,13 +27,14 @@ final class CurlTransfer {
     var responseCapExceeded = false
 
     private init(
-        submission: CurlEngine.Submission, easy: UnsafeMutableRawPointer,
-        configuration: CurlHTTPClient.Configuration
+        submission: CurlEngine.Submission, host: String?, easy: UnsafeMutableRawPointer,
+        handles: EasyHandlePool, configuration: CurlHTTPClient.Configuration
     ) {
+        self.handles = handles
         self.id = submission.id
         self.continuation = submission.continuation
         self.request = submission.request
-        self.host = submission.request.host
+        self.host = host
         self.usesTLS = submission.request.url.lowercased().hasPrefix("https:")
         self.easy = easy
         self.errorBuffer = .allocate(capacity: Int(CURL_ERROR_SIZE) + 1)
@@ -43,25 +46,27 @@ final class CurlTransfer {
     }
 
     deinit {
-        curl_easy_cleanup(easy)
+        // The handle is off the multi handle by now (every path removes it first); resetting it
+        // drops its pointers to this transfer's header list, error buffer and callbacks.
+        handles.recycle(easy)
         curl_slist_free_all(headerList)
         errorBuffer.deallocate()
     }
 
     /// A configured transfer ready for `curl_multi_add_handle`, or why the request cannot run.
     static func make(
-        _ submission: CurlEngine.Submission, configuration: CurlHTTPClient.Configuration
+        _ submission: CurlEngine.Submission, configuration: CurlHTTPClient.Configuration, handles: EasyHandlePool
     ) -> Result<CurlTransfer, CurlTransportError> {
         let host = submission.request.host
         if let problem = submission.request.validationProblem {
             return .failure(
                 CurlTransportError(kind: .invalidRequest, delivery: .notSent, message: "invalid request: \(problem)", host: host))
         }
-        guard let easy = curl_easy_init() else {
+        guard let easy = handles.take() else {
             return .failure(
                 CurlTransportError(kind: .internalError, delivery: .notSent, message: "curl_easy_init failed (out of memory?)", host: host))
         }
-        let transfer = CurlTransfer(submission: submission, easy: easy, configuration: configuration)
+        let transfer = CurlTransfer(submission: submission, host: host, easy: easy, handles: handles, configuration: configuration)
         if let problem = transfer.applyOptions(configuration) {
             return .failure(CurlTransportError(kind: problem.kind, delivery: .notSent, message: problem.message, host: host))
         }

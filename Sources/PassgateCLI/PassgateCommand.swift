@@ -10,7 +10,10 @@ public struct PassgateCommand: AsyncParsableCommand {
             Exit codes: 0 success, 64 bad arguments, 65 malformed input (key, ciphertext), 78 invalid configuration, \
             66 unreadable file or unset variable, 73 cannot write output.
             """,
-        subcommands: [ServeCommand.self, SandboxCommand.self, CheckConfigCommand.self, SignCommand.self, KeysCommand.self, DecryptMSISDNCommand.self]
+        subcommands: [
+            ServeCommand.self, SandboxCommand.self, CheckConfigCommand.self, ProbeCommand.self, SignCommand.self, KeysCommand.self,
+            DecryptMSISDNCommand.self, UsageCommand.self,
+        ]
     )
 
     public init() {}

@@ -9,6 +9,14 @@ import Foundation
 ///     - `port` (int 0-65535, default: 8080; override `PASSGATE_SERVER_PORT`): 0 picks a free port (tests)
 ///     - `maxBodyBytes` (int 1024-1048576, default: 16384; override `PASSGATE_SERVER_MAXBODYBYTES`): larger bodies get 413
 ///     - `drainSeconds` (int 0-300, default: 5; override `PASSGATE_SERVER_DRAINSECONDS`): serving time after SIGTERM
+///       while `/readyz` answers 503
+///     - `shutdownTimeoutSeconds` (int 1-300, default: 15; override `PASSGATE_SERVER_SHUTDOWNTIMEOUTSECONDS`): after the
+///       drain, how long in-flight requests may take before the process exits anyway
+///   - `admin` (mapping, optional): the operations listener serving `POST /admin/reload`
+///     - `host` (string, default: "127.0.0.1"; override `PASSGATE_ADMIN_HOST`): keep it on loopback
+///     - `port` (int 0-65535, default: 8081; override `PASSGATE_ADMIN_PORT`)
+///     - `apiKeySHA256` (64 hex, optional; override `PASSGATE_ADMIN_APIKEYSHA256`): SHA-256 of the admin key
+///       (`Authorization: Bearer KEY`); without it the admin listener is off (SIGHUP still reloads)
 ///   - `log` (mapping, optional)
 ///     - `level` (string, default: "info"; override `PASSGATE_LOG_LEVEL`): trace, debug, info, notice, warning, error, critical
 ///     - `format` (string, default: "json"; override `PASSGATE_LOG_FORMAT`): json or text
@@ -50,6 +58,14 @@ import Foundation
 ///     - `fault` (string, default: "none"; override `PASSGATE_SANDBOX_FAULT`): none, http500, http502, html,
 ///       truncatedJSON, wrongInResponseTo, connectionReset, noAnswer
 ///     - `latencyMs` (int 0-60000, default: 0; override `PASSGATE_SANDBOX_LATENCYMS`)
+///   - `audit` (mapping, optional): the append-only log of carrier calls, one JSON line each (`passgate usage` reads it)
+///     - `enabled` (bool, default: true; override `PASSGATE_AUDIT_ENABLED`)
+///     - `path` (path, default: ".passgate/audit/audit.jsonl"; override `PASSGATE_AUDIT_PATH`): the current file, named
+///       `*.jsonl`; rotated files (`audit-20261121T101500Z-0001.jsonl`) are kept beside it; directory created 0750
+///     - `maxFileBytes` (int 4096-1099511627776, default: 67108864; override `PASSGATE_AUDIT_MAXFILEBYTES`): a file is
+///       rotated before a line would take it past this size
+///     - `fsyncIntervalMs` (int 0-60000, default: 1000; override `PASSGATE_AUDIT_FSYNCINTERVALMS`): how often written
+///       lines are fsynced; 0 fsyncs after every line
 ///
 /// - Secrets (`secret`, `appKey`, `privateKey`, `state.replayKey`) are references (`SecretReference`):
 ///   `env:NAME` (the injected environment), `file:PATH` (trailing newlines dropped), `sandbox:NAME` (`privateKey`
@@ -58,13 +74,13 @@ import Foundation
 ///   `replayKey` must not have leading or trailing whitespace. Problem messages never contain a secret's value.
 ///
 /// - Environment overrides: `PASSGATE_<SECTION>_<KEY>` (upper-cased, no separators inside the key) replaces every
-///   scalar key of `server`, `log`, `state`, `sandbox` and `providers.cmcc` (`PASSGATE_PROVIDERS_CMCC_<KEY>`).
+///   scalar key of `server`, `log`, `state`, `sandbox`, `audit` and `providers.cmcc` (`PASSGATE_PROVIDERS_CMCC_<KEY>`).
 ///   An empty variable counts as unset. Invalid values are problems that name the variable.
 ///
-/// - Relative paths (`file:` secrets, `caFile`, `sandbox.keyDirectory`) resolve against the process's current
+/// - Relative paths (`file:` secrets, `caFile`, `sandbox.keyDirectory`, `audit.path`) resolve against the process's current
 ///   working directory, as most command-line tools do, not against the config file's directory: run
 ///   `passgate` from the checkout (or deployment) root. `load(yaml:baseDirectory:)` takes the directory explicitly.
-///   The loaded `caFile` and `keyDirectory` are absolute.
+///   The loaded `caFile`, `keyDirectory` and `audit.path` are absolute.
 ///
 /// - Booleans accept true/false, yes/no, on/off and 1/0; choices (levels, formats, modes, faults) match
 ///   case-insensitively; a key whose value is empty, `~` or `null` counts as absent.

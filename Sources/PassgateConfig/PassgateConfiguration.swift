@@ -6,6 +6,8 @@ import OpenSSLCrypto
 /// `ConfigurationLoader`; immutable afterwards (a reload builds a new one).
 public struct PassgateConfiguration: Sendable {
     public var server: ServerSettings
+    /// The admin listener (`POST /admin/reload`); off unless a key hash is configured.
+    public var admin = AdminSettings()
     public var log: LogSettings
     public var state: StateSettings
     /// Keyed by provider id (`cmcc`). Every app's provider is here once loaded; with the sandbox
@@ -14,6 +16,8 @@ public struct PassgateConfiguration: Sendable {
     public var apps: [AppSettings]
     public var clients: [ClientSettings]
     public var sandbox: SandboxSettings
+    /// The carrier-call audit log (`AuditSettings`).
+    public var audit = AuditSettings()
 
     public init(
         server: ServerSettings = .init(), log: LogSettings = .init(), state: StateSettings = .init(),
@@ -42,6 +46,20 @@ public struct ServerSettings: Sendable, Equatable {
     public var maxBodyBytes = 16_384
     /// How long the listener keeps serving after SIGTERM so the load balancer can take the instance out.
     public var drainSeconds = 5
+    /// After the drain period: how long in-flight requests (carrier calls included) may still take.
+    public var shutdownTimeoutSeconds = 15
+
+    public init() {}
+}
+
+/// `admin:` - a separate listener for operations (`POST /admin/reload`), loopback by default.
+public struct AdminSettings: Sendable, Equatable {
+    public var host = "127.0.0.1"
+    public var port = 8081
+    /// SHA-256 of the admin key; `nil` leaves the admin listener off (SIGHUP still reloads).
+    public var apiKeySHA256: [UInt8]?
+
+    public var isEnabled: Bool { apiKeySHA256 != nil }
 
     public init() {}
 }
@@ -162,4 +180,15 @@ public struct SandboxSettings: Sendable, Equatable {
     public static let faults = ["none", "http500", "http502", "html", "truncatedJSON", "wrongInResponseTo", "connectionReset", "noAnswer"]
 
     public init() {}
+}
+
+extension AppSettings {
+    /// A digest of this app's settings and credentials (the key by its public half): two loads of
+    /// the same files compare equal, a rotated secret or key does not. A digest, so no secret is
+    /// copied around for a comparison.
+    public var fingerprint: [UInt8] {
+        let key = privateKey.flatMap { try? $0.publicKey.der() } ?? []
+        let fields = [appId, provider, signMode.rawValue, secret ?? "", appKey ?? "", Hex.lowercase(key)]
+        return (try? Digest.sha256(Array(fields.map { "\($0.utf8.count):\($0)" }.joined().utf8))) ?? []
+    }
 }

@@ -11,7 +11,7 @@ struct PassgateErrorTests {
         ("rate_limited", 429, true), ("signature_rejected", 502, false), ("app_not_enabled", 502, false),
         ("ip_not_whitelisted", 502, false), ("quota_exhausted", 502, false), ("msisdn_decrypt_failed", 502, false),
         ("carrier_rejected", 502, false), ("carrier_error", 502, true), ("carrier_bad_response", 502, false),
-        ("carrier_unavailable", 503, true), ("carrier_timeout", 504, false), ("service_draining", 503, true),
+        ("carrier_unavailable", 503, true), ("carrier_timeout", 504, false), ("service_draining", 503, true), ("config_invalid", 422, false),
         ("internal_error", 500, false),
     ]
 

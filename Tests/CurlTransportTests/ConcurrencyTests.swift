@@ -48,10 +48,8 @@ struct ConcurrencyTests {
             #expect(server.stats.snapshot.maxActiveRequests > 100)
             // libcurl spawned no helper threads (they would inherit the engine thread's name).
             #expect(after.filter { $0 == engineThread }.count == 1)
-            // Other tests run in parallel and start their own engines ("pg-curl-*"); everything
-            // else (cooperative pool, NIO, Foundation) must not have grown with 1,000 calls.
-            let others = { (names: [String]) in names.filter { !$0.hasPrefix("pg-curl-") }.count }
-            #expect(others(after) - others(before) <= 8, "threads before: \(before), after: \(after)")
+            // No count of the process's other threads: tests running in parallel start servers,
+            // subprocess waiters and writer threads of their own, so that count says nothing here.
         }
         await server.close()
         try await eventLoopGroup.shutdownGracefully()

@@ -21,6 +21,7 @@ struct ServeCommandTests {
             clients:
               - {id: cli, apiKeySHA256: "\(hash)", apps: ["300011111111", "300022222222"]}
             sandbox: {enabled: true, host: 127.0.0.1, port: 0, keyDirectory: "\(directory)/keys"}
+            audit: {path: "\(directory)/audit/audit.jsonl"}
             """
         let path = "\(directory)/passgate.yaml"
         try yaml.write(toFile: path, atomically: true, encoding: .utf8)
@@ -52,7 +53,7 @@ struct ServeCommandTests {
             stdoutPath: "\(directory)/out.log", stderrPath: "\(directory)/err.log")
         defer { process.terminate() }
 
-        let apiPort = try await Self.waitFor(#""msg":"listening","port":"(\d+)""#, in: "\(directory)/out.log")
+        let apiPort = try await Self.waitFor(#""msg":"listening",[^\n]*?"port":"(\d+)""#, in: "\(directory)/out.log")
         let sandboxPort = try await Self.waitFor(#"embedded CMCC sandbox on http://127\.0\.0\.1:(\d+)"#, in: "\(directory)/err.log")
         #expect(FileManager.default.fileExists(atPath: "\(directory)/keys/cli-rsa.pem"))
 

@@ -33,9 +33,22 @@ struct ValidationTests {
         ("sandbox: {fault: explode}", "sandbox.fault"), ("sandbox: {enabled: 2}", "sandbox.enabled"),
         ("server: {prot: 1}", "server.prot"), ("log: [info]", "log"),
         ("state: {replayTTLSeconds: 120}", "state.replayTTLSeconds"), ("state: {backend: etcd}", "state.backend"),
+        ("server: {shutdownTimeoutSeconds: 0}", "server.shutdownTimeoutSeconds"), ("admin: {port: 65536}", "admin.port"),
+        ("admin: {apiKeySHA256: \"not-a-hash\"}", "admin.apiKeySHA256"), ("admin: {host: \"\"}", "admin.host"),
+        ("server: {port: 9000}\nadmin: {port: 9000, apiKeySHA256: \"\(String(repeating: "ab", count: 32))\"}", "admin.port"),
     ])
     func scalarRanges(line: String, path: String) {
         #expect(problems(line).map(\.path) == [path])
+    }
+
+    @Test("the admin listener is off without a key hash and on with one; shutdownTimeoutSeconds is read")
+    func adminAndShutdown() throws {
+        let off = try ConfigurationLoader(environment: [:]).load(yaml: "admin: {port: 9100}", baseDirectory: "/")
+        #expect(!off.admin.isEnabled && off.admin.port == 9100 && off.server.shutdownTimeoutSeconds == 15)
+        let hash = String(repeating: "ab", count: 32)
+        let on = try ConfigurationLoader(environment: ["PASSGATE_SERVER_SHUTDOWNTIMEOUTSECONDS": "40"])
+            .load(yaml: "admin: {apiKeySHA256: \"\(hash)\"}", baseDirectory: "/")
+        #expect(on.admin.isEnabled && on.admin.host == "127.0.0.1" && on.admin.port == 8081 && on.server.shutdownTimeoutSeconds == 40)
     }
 
     @Test("close misspellings get a suggestion")
@@ -43,7 +56,7 @@ struct ValidationTests {
         #expect(problems("server: {prot: 1}").first?.message == "unknown key 'prot' in server; did you mean 'port'?")
         #expect(problems("state: {redisUrl: x}").first?.message.contains("did you mean 'redisURL'? (names are case-sensitive)") == true)
         #expect(problems("log: {level: warn}").first?.message.contains("did you mean 'warning'?") == true)
-        #expect(problems("zzz: 1").first?.message == "unknown key 'zzz' at top level; known keys: server, log, state, providers, apps, clients, sandbox")
+        #expect(problems("zzz: 1").first?.message == "unknown key 'zzz' at top level; known keys: server, admin, log, state, providers, apps, clients, sandbox, audit")
     }
 
     @Test("port 0 is accepted for ephemeral ports, and choices match case-insensitively")

@@ -57,7 +57,7 @@ struct SharedStateTests {
             let passgate = try await RunningPassgate.start(Self.configuration(redis: redis, carrier: port))
             let carrier = "http://127.0.0.1:\(port)"
             #expect(try await passgate.send(.get, "/readyz", headers: []).status == 200)
-            redis.stop()
+            await redis.stop()
             let token = try await RunningPassgate.mintToken(http: passgate.http, sandbox: carrier, appId: TestConfiguration.md5App)
             let refused = try await passgate.post("/v1/phone-number", ["appId": TestConfiguration.md5App, "token": token])
             #expect(refused.status == 503 && refused.errorCode == "carrier_unavailable" && refused.error["retryable"] as? Bool == true, "\(refused.body)")
@@ -65,7 +65,7 @@ struct SharedStateTests {
             #expect(try await RunningPassgate.sandboxCalls(http: passgate.http, base: carrier) == 0)
             let notReady = try await passgate.send(.get, "/readyz", headers: [])
             #expect(notReady.status == 503 && ((notReady.json["checks"] as? [String: String])?["state"] ?? "").hasPrefix("fail"), "\(notReady.body)")
-            try redis.restart()
+            try await redis.restart()
             let ready = try await passgate.send(.get, "/readyz", headers: [])
             #expect(ready.status == 200, "\(ready.body)")
             let answer = try await passgate.post("/v1/phone-number", ["appId": TestConfiguration.md5App, "token": token])

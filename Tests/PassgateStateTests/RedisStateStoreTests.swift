@@ -5,7 +5,7 @@ import PassgateTestSupport
 import Testing
 
 /// The Redis store against a real `redis-server`; every test starts its own on its own port.
-@Suite("RedisStateStore")
+@Suite("RedisStateStore", .serialized)
 struct RedisStateStoreTests {
     let value = Array("{\"outcome\":\"success\",\"msisdn\":\"+8613800138000\"}".utf8)
 
@@ -15,12 +15,12 @@ struct RedisStateStoreTests {
             try await withStore(server) { store in
                 try await store.ping()
                 #expect(try await store.get("absent") == nil)
-                try await store.set("k1", value: value, ttlMs: 10_000)
+                try await store.set("k1", value: value, ttlMs: 120_000)
                 #expect(try await store.get("k1") == value)
-                try await store.set("k1", value: [], ttlMs: 10_000)
+                try await store.set("k1", value: [], ttlMs: 120_000)
                 #expect(try await store.get("k1") == [])
                 let binary = (0...255).map(UInt8.init)
-                try await store.set("k2", value: binary, ttlMs: 10_000)
+                try await store.set("k2", value: binary, ttlMs: 120_000)
                 #expect(try await store.get("k2") == binary)
             }
         }
@@ -30,14 +30,14 @@ struct RedisStateStoreTests {
     func encryptedAtRest() async throws {
         try await RedisServerProcess.with { server in
             try await withStore(server) { store in
-                try await store.set("abc", value: value, ttlMs: 10_000)
+                try await store.set("abc", value: value, ttlMs: 120_000)
                 let raw = try server.cli("GET", "passgate:replay:abc")
                 #expect(!raw.isEmpty)
                 #expect(!raw.containsSubsequence(Array("8613800138000".utf8)))
                 #expect(!raw.containsSubsequence(Array("outcome".utf8)))
                 #expect(try server.cliText("STRLEN", "passgate:replay:abc") == String(value.count + AESGCM.overhead))
                 let ttl = try #require(Int(try server.cliText("PTTL", "passgate:replay:abc")))
-                #expect(ttl > 0 && ttl <= 10_000)
+                #expect(ttl > 0 && ttl <= 120_000)
             }
         }
     }
@@ -46,7 +46,7 @@ struct RedisStateStoreTests {
     func wrongKeyIsCorrupt() async throws {
         try await RedisServerProcess.with { server in
             try await withStore(server) { store in
-                try await store.set("k", value: value, ttlMs: 10_000)
+                try await store.set("k", value: value, ttlMs: 120_000)
             }
             try await withStore(server) { other in
                 let error = await expectStateError(.corrupt) { try await other.get("k") }
@@ -60,7 +60,7 @@ struct RedisStateStoreTests {
     func valueBoundToKey() async throws {
         try await RedisServerProcess.with { server in
             try await withStore(server) { store in
-                try await store.set("a", value: value, ttlMs: 10_000)
+                try await store.set("a", value: value, ttlMs: 120_000)
                 #expect(try server.cliText("COPY", "passgate:replay:a", "passgate:replay:b") == "1")
                 await expectStateError(.corrupt) { try await store.get("b") }
                 #expect(try await store.get("a") == value)
@@ -105,15 +105,15 @@ struct RedisStateStoreTests {
     func claimSemantics() async throws {
         try await RedisServerProcess.with { server in
             try await withStore(server) { store in
-                #expect(try await store.claim("t", owner: "A", ttlMs: 10_000))
-                #expect(try await !store.claim("t", owner: "B", ttlMs: 10_000))
-                #expect(try await !store.claim("t", owner: "A", ttlMs: 10_000))
+                #expect(try await store.claim("t", owner: "A", ttlMs: 120_000))
+                #expect(try await !store.claim("t", owner: "B", ttlMs: 120_000))
+                #expect(try await !store.claim("t", owner: "A", ttlMs: 120_000))
                 try await store.release("t", owner: "B")
                 #expect(try server.cliText("GET", "passgate:flight:t") == "A")
-                #expect(try await !store.claim("t", owner: "C", ttlMs: 10_000))
+                #expect(try await !store.claim("t", owner: "C", ttlMs: 120_000))
                 try await store.release("t", owner: "A")
                 #expect(try server.cliText("EXISTS", "passgate:flight:t") == "0")
-                #expect(try await store.claim("t", owner: "C", ttlMs: 10_000))
+                #expect(try await store.claim("t", owner: "C", ttlMs: 120_000))
                 try await store.release("never-claimed", owner: "A")
                 // Claims and replay values live under different keys.
                 #expect(try await store.get("t") == nil)
@@ -131,10 +131,10 @@ struct RedisStateStoreTests {
                 let second = try await store.claim("t", owner: "B", ttlMs: 300)
                 if ContinuousClock.now - claimedAt < .milliseconds(250) { #expect(!second) }
                 try await Task.sleep(for: .milliseconds(700))
-                #expect(try await store.claim("t", owner: "C", ttlMs: 10_000))
+                #expect(try await store.claim("t", owner: "C", ttlMs: 120_000))
                 // A's late release must not drop C's marker.
                 try await store.release("t", owner: "A")
-                #expect(try await !store.claim("t", owner: "D", ttlMs: 10_000))
+                #expect(try await !store.claim("t", owner: "D", ttlMs: 120_000))
             }
         }
     }
@@ -145,7 +145,7 @@ struct RedisStateStoreTests {
             try await withStore(server) { store in
                 let winners = try await withThrowingTaskGroup(of: Bool.self) { group in
                     for index in 0..<50 {
-                        group.addTask { try await store.claim("hot", owner: "owner-\(index)", ttlMs: 10_000) }
+                        group.addTask { try await store.claim("hot", owner: "owner-\(index)", ttlMs: 120_000) }
                     }
                     return try await group.reduce(0) { $0 + ($1 ? 1 : 0) }
                 }
@@ -160,14 +160,14 @@ struct RedisStateStoreTests {
             let key = try randomKey()
             try await withStore(server, key: key) { first in
                 try await withStore(server, key: key, connections: 2) { second in
-                    try await first.set("shared", value: value, ttlMs: 10_000)
+                    try await first.set("shared", value: value, ttlMs: 120_000)
                     #expect(try await second.get("shared") == value)
-                    #expect(try await second.claim("t", owner: "instance-2", ttlMs: 10_000))
-                    #expect(try await !first.claim("t", owner: "instance-1", ttlMs: 10_000))
+                    #expect(try await second.claim("t", owner: "instance-2", ttlMs: 120_000))
+                    #expect(try await !first.claim("t", owner: "instance-1", ttlMs: 120_000))
                     try await first.release("t", owner: "instance-1")
-                    #expect(try await !first.claim("t", owner: "instance-1", ttlMs: 10_000))
+                    #expect(try await !first.claim("t", owner: "instance-1", ttlMs: 120_000))
                     try await second.release("t", owner: "instance-2")
-                    #expect(try await first.claim("t", owner: "instance-1", ttlMs: 10_000))
+                    #expect(try await first.claim("t", owner: "instance-1", ttlMs: 120_000))
                 }
             }
         }
@@ -177,7 +177,7 @@ struct RedisStateStoreTests {
     func selectsDatabase() async throws {
         try await RedisServerProcess.with { server in
             let store = try RedisStateStore(url: server.url + "/3", encryptionKey: try randomKey(), connections: 2)
-            try await store.set("in-db-3", value: value, ttlMs: 10_000)
+            try await store.set("in-db-3", value: value, ttlMs: 120_000)
             #expect(try await store.get("in-db-3") == value)
             await store.shutdown()
             #expect(try server.cliText("-n", "3", "EXISTS", "passgate:replay:in-db-3") == "1")

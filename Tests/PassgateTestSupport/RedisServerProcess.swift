@@ -42,19 +42,24 @@ public final class RedisServerProcess: @unchecked Sendable {
 
     /// Starts a server, runs `body`, and stops the server whatever happens.
     public static func with<T>(_ body: (RedisServerProcess) async throws -> T) async throws -> T {
-        let server = try start()
+        let server = try await start()
         do {
             let result = try await body(server)
-            server.stop()
+            await server.stop()
             return result
         } catch {
-            server.stop()
+            await server.stop()
             throw error
         }
     }
 
-    /// Starts a server on a port of its own.
-    public static func start() throws -> RedisServerProcess {
+    /// Starts a server on a port of its own. Waiting for it to answer happens on a thread of its
+    /// own: dozens of tests doing that on the two-thread cooperative pool starved every other test.
+    public static func start() async throws -> RedisServerProcess {
+        try await offPool { try startBlocking() }
+    }
+
+    private static func startBlocking() throws -> RedisServerProcess {
         guard FileManager.default.isExecutableFile(atPath: serverPath) else {
             throw Failure("\(serverPath) is missing: these tests need a real Redis (apt-get install redis-server)")
         }
@@ -72,7 +77,11 @@ public final class RedisServerProcess: @unchecked Sendable {
     }
 
     /// Starts the server again on the same port after ``stop()``.
-    public func restart() throws {
+    public func restart() async throws {
+        try await Self.offPool { try self.restartBlocking() }
+    }
+
+    private func restartBlocking() throws {
         var lastError: (any Error)?
         for _ in 0..<20 {
             do {
@@ -87,15 +96,41 @@ public final class RedisServerProcess: @unchecked Sendable {
     }
 
     /// SIGTERM, then waits for the process to exit (SIGKILL after 5 s, so a test never hangs here).
-    public func stop() {
+    public func stop() async {
+        await Self.offPool { self.stopBlocking() }
+    }
+
+    /// SIGKILL at once (for a `defer`, which cannot wait).
+    public func kill() {
+        guard pid != 0 else { return }
+        Subprocess.Child(pid: pid).terminate(grace: 0)
+        pid = 0
+    }
+
+    private func stopBlocking() {
         guard pid != 0 else { return }
         Subprocess.Child(pid: pid).terminate(grace: 5)
         pid = 0
     }
 
+    private static func offPool<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {
+        try await withCheckedThrowingContinuation { continuation in
+            Thread { continuation.resume(with: Result { try work() }) }.start()
+        }
+    }
+
+    private static func offPool(_ work: @escaping @Sendable () -> Void) async {
+        await withCheckedContinuation { continuation in
+            Thread {
+                work()
+                continuation.resume()
+            }.start()
+        }
+    }
+
     /// Freezes (`SIGSTOP`) or thaws (`SIGCONT`) the server: connections stay open, nothing answers.
-    public func freeze() { if pid != 0 { kill(pid, SIGSTOP) } }
-    public func thaw() { if pid != 0 { kill(pid, SIGCONT) } }
+    public func freeze() { if pid != 0 { Subprocess.Child(pid: pid).send(SIGSTOP) } }
+    public func thaw() { if pid != 0 { Subprocess.Child(pid: pid).send(SIGCONT) } }
 
     /// Sends one command (`-n DB` first selects a database) and returns the reply's bytes: a bulk
     /// string's content, a status line, or an integer in decimal. A Redis error reply throws.
@@ -137,14 +172,14 @@ public final class RedisServerProcess: @unchecked Sendable {
             // The answer must come from our own process, not from a server another run left behind.
             if let info = try? RedisWire(port: port).send(["INFO", "server"]) {
                 guard String(decoding: info, as: UTF8.self).contains("process_id:\(child.pid)\r") else {
-                    stop()
+                    stopBlocking()
                     throw Failure("port \(port) is already served by another redis-server")
                 }
                 return
             }
             usleep(20_000)
         }
-        stop()
+        stopBlocking()
         throw Failure("redis-server on port \(port) did not answer within 10 s")
     }
 }

@@ -36,7 +36,13 @@ public struct CMCCEndpoint: Sendable, Equatable {
 
     /// The host part of `baseURL`, for messages and metrics.
     public var host: String {
-        let afterScheme = baseURL.split(separator: "://", maxSplits: 1).last.map(String.init) ?? baseURL
-        return String(afterScheme.prefix { $0 != "/" })
+        // Bytes, not Characters: read on every carrier call (metrics, logs).
+        let utf8 = Array(baseURL.utf8)
+        var start = 0
+        if let index = (0..<max(0, utf8.count - 2)).first(where: { utf8[$0] == 58 && utf8[$0 + 1] == 47 && utf8[$0 + 2] == 47 }) {
+            start = index + 3  // after "://"
+        }
+        let end = utf8[start...].firstIndex(of: UInt8(ascii: "/")) ?? utf8.count
+        return String(decoding: utf8[start..<end], as: UTF8.self)
     }
 }

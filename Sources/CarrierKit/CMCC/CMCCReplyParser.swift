@@ -76,8 +76,16 @@ public enum CMCCReplyParser {
     /// The echo may be absent (some error replies omit it); when present it must be ours.
     private static func checkEcho(_ value: Any?, field: String, expected: String) throws {
         guard let value = string(value) else { return }
-        guard value.caseInsensitiveCompare(expected) == .orderedSame else {
+        guard asciiCaseInsensitiveEqual(value, expected) else {
             throw badReply(.msgidMismatch(expected: expected, received: value))
+        }
+    }
+
+    /// msgids are ASCII; Foundation's `caseInsensitiveCompare` would go through ICU with a locale
+    /// on every reply. Bytes outside A-Z/a-z must match exactly.
+    static func asciiCaseInsensitiveEqual(_ a: String, _ b: String) -> Bool {
+        a.utf8.count == b.utf8.count && zip(a.utf8, b.utf8).allSatisfy { x, y in
+            x == y || ((x | 0x20) == (y | 0x20) && (x | 0x20) >= UInt8(ascii: "a") && (x | 0x20) <= UInt8(ascii: "z"))
         }
     }
 

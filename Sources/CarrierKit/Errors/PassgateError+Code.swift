@@ -24,6 +24,8 @@ extension PassgateError {
         case carrierUnavailable = "carrier_unavailable"
         case carrierTimeout = "carrier_timeout"
         case serviceDraining = "service_draining"
+        /// Admin API only: a reload found problems in the new configuration; the old one keeps serving.
+        case configInvalid = "config_invalid"
         case internalError = "internal_error"
 
         /// The HTTP status the REST API answers with.
@@ -36,7 +38,7 @@ extension PassgateError {
             case .methodNotAllowed: 405
             case .payloadTooLarge: 413
             case .unsupportedMediaType: 415
-            case .tokenInvalid, .tokenWrongProduct, .tokenAppMismatch: 422
+            case .tokenInvalid, .tokenWrongProduct, .tokenAppMismatch, .configInvalid: 422
             case .rateLimited: 429
             case .signatureRejected, .appNotEnabled, .ipNotWhitelisted, .quotaExhausted, .msisdnDecryptFailed,
                 .carrierRejected, .carrierError, .carrierBadResponse:
@@ -90,6 +92,7 @@ extension PassgateError {
             case .carrierUnavailable: "The carrier could not be reached; the request was not sent, so retrying with the same token is safe."
             case .carrierTimeout: "The request was sent to the carrier but no complete answer came in time; the token may be spent."
             case .serviceDraining: "This instance is shutting down: retry, the load balancer will route to another one."
+            case .configInvalid: "The new configuration has problems and was not applied; the running configuration keeps serving."
             case .internalError: "Internal error: the details are in Passgate's logs under this requestId."
             }
         }

@@ -14,7 +14,9 @@ struct RuntimeSettings: Sendable {
 /// only for short bookkeeping, never during crypto.
 final class SandboxEngine: Sendable {
     let configuration: SandboxConfiguration
-    let apps: [String: SandboxApp]
+    /// Replaced whole when the embedding Passgate reloads its configuration.
+    private let appTable: Mutex<[String: SandboxApp]>
+    var apps: [String: SandboxApp] { appTable.withLock { $0 } }
     let clock: any WallClock
     let logger: Logger
     let ledger: Mutex<SandboxLedger>
@@ -22,10 +24,11 @@ final class SandboxEngine: Sendable {
 
     init(configuration: SandboxConfiguration, clock: any WallClock, logger: Logger) {
         self.configuration = configuration
-        self.apps = Dictionary(configuration.apps.map { ($0.appId, $0) }, uniquingKeysWith: { _, last in last })
+        let apps = Dictionary(configuration.apps.map { ($0.appId, $0) }, uniquingKeysWith: { _, last in last })
+        self.appTable = Mutex(apps)
         self.clock = clock
         self.logger = logger
-        let quotas = self.apps.compactMapValues(\.quota)
+        let quotas = apps.compactMapValues(\.quota)
         self.ledger = Mutex(SandboxLedger(
             lifetimeMs: Int64(configuration.tokenLifetimeSeconds) * 1000, benchMode: configuration.benchMode, quotas: quotas
         ))
@@ -33,6 +36,11 @@ final class SandboxEngine: Sendable {
             fault: configuration.fault, latencyMs: max(0, configuration.latencyMs),
             allowedClientIPs: configuration.allowedClientIPs.map { Set($0.map(SandboxRequest.unmapped)) }
         ))
+    }
+
+    /// The apps from now on (credentials rotated, apps added or removed); quotas stay as they were.
+    func replaceApps(_ apps: [SandboxApp]) {
+        appTable.withLock { $0 = Dictionary(apps.map { ($0.appId, $0) }, uniquingKeysWith: { _, last in last }) }
     }
 
     /// Routes one request.

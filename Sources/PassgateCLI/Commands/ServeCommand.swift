@@ -11,17 +11,23 @@ struct ServeCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "serve",
         abstract: "Run the Passgate REST service.",
-        discussion: "Stops gracefully on SIGTERM or SIGINT. Configuration problems exit 78 before anything starts."
+        discussion: """
+            SIGTERM or SIGINT: /readyz turns 503, requests are served for server.drainSeconds, then new ones get \
+            service_draining while in-flight ones finish (up to server.shutdownTimeoutSeconds); exit 0. SIGHUP re-reads the \
+            configuration and secret files and applies apps and clients (an invalid file is rejected and logged; the running \
+            configuration keeps serving). Configuration problems at start exit 78 before anything starts.
+            """
     )
 
     @OptionGroup var config: ConfigOptions
 
     func run() async throws {
         let configuration = try config.load()
-        let runtime = PassgateRuntime(configuration: configuration)
+        let path = config.path
+        let runtime = PassgateRuntime(configuration: configuration, reload: { try ConfigurationLoader().load(path: path) })
         try await runtime.run(signals: [.sigterm, .sigint]) { endpoints in
             guard let sandboxPort = endpoints.sandboxPort else { return }
-            FileHandle.standardError.write(Data(Walkthrough.text(configuration: configuration, apiPort: endpoints.apiPort, sandboxPort: sandboxPort).utf8))
+            FileHandle.standardError.write(Data(Walkthrough.text(configuration: configuration, apiPort: endpoints.apiPort, sandboxPort: sandboxPort, adminPort: endpoints.adminPort).utf8))
         }
     }
 }
@@ -30,8 +36,10 @@ struct ServeCommand: AsyncParsableCommand {
 enum Walkthrough {
     /// The demo key of the shipped sandbox config (its SHA-256 is in `config/passgate.yaml`).
     static let demoKey = "pg_sandbox_demo_key"
+    /// The shipped sandbox config's admin key.
+    static let demoAdminKey = "pg_sandbox_admin_key"
 
-    static func text(configuration: PassgateConfiguration, apiPort: Int, sandboxPort: Int) -> String {
+    static func text(configuration: PassgateConfiguration, apiPort: Int, sandboxPort: Int, adminPort: Int? = nil) -> String {
         let host = configuration.server.host
         let demoHash = (try? Digest.sha256(Array(demoKey.utf8))) ?? []
         let client = configuration.clients.first { $0.apiKeySHA256 == demoHash }
@@ -54,9 +62,19 @@ enum Walkthrough {
               curl -s -X POST \(api)/v1/phone-number/verify -H 'Authorization: Bearer \(key)' \\
                 -H 'Content-Type: application/json' -d "{\\"appId\\":\\"\(app)\\",\\"token\\":\\"$TOKEN\\",\\"phoneNumber\\":\\"13800138000\\"}"
 
-            Health: curl \(api)/readyz   Metrics: curl \(api)/metrics   Stop: Ctrl-C
+            Health: curl \(api)/readyz   Metrics: curl \(api)/metrics   Stop: Ctrl-C (drains first)
+            \(reloadHint(configuration: configuration, adminPort: adminPort))
 
 
             """
+    }
+
+    /// How to apply an edited config without a restart.
+    static func reloadHint(configuration: PassgateConfiguration, adminPort: Int?) -> String {
+        let pid = "kill -HUP \(ProcessInfo.processInfo.processIdentifier)"
+        guard let adminPort else { return "Reload the config: \(pid)" }
+        let demoHash = (try? Digest.sha256(Array(demoAdminKey.utf8))) ?? []
+        let key = configuration.admin.apiKeySHA256 == demoHash ? demoAdminKey : "<admin key>"
+        return "Reload the config: \(pid)   or   curl -X POST -H 'Authorization: Bearer \(key)' http://\(configuration.admin.host):\(adminPort)/admin/reload"
     }
 }

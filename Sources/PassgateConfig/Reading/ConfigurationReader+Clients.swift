@@ -57,7 +57,8 @@ extension ConfigurationReader {
     }
 
     /// The 32 bytes of `apiKeySHA256`. Its value is never quoted: it may be a raw key pasted by mistake.
-    private func readKeyHash(_ section: ConfigMapping) -> [UInt8]? {
+    /// `apiKeySHA256` of `section` (clients and the admin listener): 64 hex characters, never the key.
+    func readKeyHash(_ section: ConfigMapping) -> [UInt8]? {
         let path = section.path(of: "apiKeySHA256")
         let howTo = "printf %s KEY | sha256sum"
         guard let (text, _) = string("apiKeySHA256", in: section) else {

@@ -1,7 +1,7 @@
 import Yams
 
 extension ConfigurationReader {
-    static let sections = ["server", "log", "state", "providers", "apps", "clients", "sandbox"]
+    static let sections = ["server", "admin", "log", "state", "providers", "apps", "clients", "sandbox", "audit"]
 
     /// Reads a whole document; `nil` when there were problems (all of them in `problems`).
     func read(yaml: String) -> PassgateConfiguration? {
@@ -20,13 +20,15 @@ extension ConfigurationReader {
         readSandbox(document["sandbox"])  // first: literal and sandbox: secrets depend on it
         var configuration = PassgateConfiguration()
         configuration.server = readServer(document["server"])
+        configuration.admin = readAdmin(document["admin"])
         configuration.log = readLog(document["log"])
         configuration.state = readState(document["state"])
         configuration.providers = readProviders(document["providers"])
         configuration.apps = readApps(document["apps"], providers: configuration.providers)
         configuration.clients = readClients(document["clients"], appIds: Set(configuration.apps.map(\.appId)))
         configuration.sandbox = sandbox
-        checkListeners(server: configuration.server)
+        configuration.audit = readAudit(document["audit"])
+        checkListeners(server: configuration.server, admin: configuration.admin)
         return problems.isEmpty ? configuration : nil
     }
 

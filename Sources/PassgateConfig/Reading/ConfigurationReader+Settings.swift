@@ -23,13 +23,16 @@ extension ConfigurationReader {
     }
 
     func readServer(_ node: Node?) -> ServerSettings {
-        let keys = ["host", "port", "maxBodyBytes", "drainSeconds"]
+        let keys = ["host", "port", "maxBodyBytes", "drainSeconds", "shutdownTimeoutSeconds"]
         let section = mapping(node, path: "server", keys: keys, overridePrefix: Self.overridePrefix("server"))
         var settings = ServerSettings()
         if let host = name("host", in: section, what: "the address to listen on, e.g. 127.0.0.1 or 0.0.0.0") { settings.host = host }
         if let port = int("port", in: section, 0...65535, note: " (0 picks a free port)") { settings.port = port }
         if let bytes = int("maxBodyBytes", in: section, 1024...1_048_576) { settings.maxBodyBytes = bytes }
         if let seconds = int("drainSeconds", in: section, 0...300) { settings.drainSeconds = seconds }
+        if let seconds = int("shutdownTimeoutSeconds", in: section, 1...300, note: " (how long in-flight requests may take after the drain)") {
+            settings.shutdownTimeoutSeconds = seconds
+        }
         return settings
     }
 
@@ -65,9 +68,23 @@ extension ConfigurationReader {
         return settings
     }
 
+    /// `admin:` - the loopback-only listener for `POST /admin/reload`; off without a key hash.
+    func readAdmin(_ node: Node?) -> AdminSettings {
+        let section = mapping(node, path: "admin", keys: ["host", "port", "apiKeySHA256"], overridePrefix: Self.overridePrefix("admin"))
+        var settings = AdminSettings()
+        if let host = name("host", in: section, what: "the address the admin listener binds, normally 127.0.0.1") { settings.host = host }
+        if let port = int("port", in: section, 0...65535, note: " (0 picks a free port)") { settings.port = port }
+        if section["apiKeySHA256"] != nil { settings.apiKeySHA256 = readKeyHash(section) }
+        return settings
+    }
+
     /// Cross-section checks once everything is read.
-    func checkListeners(server: ServerSettings) {
-        guard sandbox.enabled, sandbox.port != 0, sandbox.port == server.port else { return }
-        report("sandbox.port", "sandbox.port \(sandbox.port) is also server.port: give the embedded sandbox its own port (e.g. 8090), or 0 for a free one")
+    func checkListeners(server: ServerSettings, admin: AdminSettings) {
+        if sandbox.enabled, sandbox.port != 0, sandbox.port == server.port {
+            report("sandbox.port", "sandbox.port \(sandbox.port) is also server.port: give the embedded sandbox its own port (e.g. 8090), or 0 for a free one")
+        }
+        if admin.isEnabled, admin.port != 0, admin.port == server.port || (sandbox.enabled && admin.port == sandbox.port) {
+            report("admin.port", "admin.port \(admin.port) is already used by \(admin.port == server.port ? "server.port" : "sandbox.port"): give the admin listener its own port (e.g. 8081)")
+        }
     }
 }

@@ -6,7 +6,7 @@ import Prometheus
 
 /// Everything a Passgate application instance is built from.
 struct ApplicationDependencies: Sendable {
-    var configuration: PassgateConfiguration
+    var live: LiveSettings
     var exchange: any TokenExchanging
     var metrics: PassgateMetrics
     var registry: PrometheusCollectorRegistry
@@ -18,18 +18,20 @@ struct ApplicationDependencies: Sendable {
 func buildRouter(_ dependencies: ApplicationDependencies) -> Router<PassgateRequestContext> {
     let router = Router(context: PassgateRequestContext.self)
     router.add(middleware: RequestLifecycleMiddleware(logger: dependencies.logger, metrics: dependencies.metrics))
-    let configuration = dependencies.configuration
     let phoneNumbers = PhoneNumberController(
-        authenticator: ClientAuthenticator(clients: configuration.clients),
-        rateLimiter: ClientRateLimiter(clients: configuration.clients),
-        apps: Dictionary(configuration.apps.map { ($0.appId, $0) }, uniquingKeysWith: { first, _ in first }),
-        exchange: dependencies.exchange,
-        maxBodyBytes: configuration.server.maxBodyBytes,
-        logger: dependencies.logger
+        live: dependencies.live, readiness: dependencies.readiness, exchange: dependencies.exchange, logger: dependencies.logger
     )
     router.addRoutes(phoneNumbers.routes, atPath: "/v1")
     HealthController(readiness: dependencies.readiness).register(on: router)
     MetricsController(registry: dependencies.registry).register(on: router)
+    return router
+}
+
+/// The admin listener's router: the same envelope, ids and access log, one route.
+func buildAdminRouter(reloader: ConfigurationReloader, keyHash: [UInt8], metrics: PassgateMetrics, logger: Logger) -> Router<PassgateRequestContext> {
+    let router = Router(context: PassgateRequestContext.self)
+    router.add(middleware: RequestLifecycleMiddleware(logger: logger, metrics: metrics))
+    AdminController(keyHash: keyHash, reloader: reloader).register(on: router)
     return router
 }
 

@@ -45,6 +45,11 @@ extension PassgateConfiguration {
             curl.timeoutMs = cmcc.timeoutMs
             curl.caFile = cmcc.caFile
             curl.proxy = cmcc.proxy
+            // The gateway already caps calls at maxConcurrentCalls; a lower transfer cap in curl
+            // (default 256) would queue the rest, and a keep-alive pool smaller than the calls in
+            // flight would close connections after use and reconnect (a TLS handshake per call).
+            curl.maxConcurrentTransfers = max(curl.maxConcurrentTransfers, cmcc.maxConcurrentCalls)
+            curl.maxConnections = max(curl.maxConnections, cmcc.maxConcurrentCalls)
         }
         return curl
     }

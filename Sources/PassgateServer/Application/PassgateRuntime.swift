@@ -6,6 +6,7 @@ import Logging
 import Metrics
 import NIOCore
 import OpenSSLCrypto
+import PassgateAudit
 import PassgateConfig
 import PassgateState
 import Prometheus
@@ -19,16 +20,25 @@ public struct PassgateRuntime: Sendable {
     public struct Endpoints: Sendable, Equatable {
         public var apiPort: Int
         public var sandboxPort: Int?
+        /// Set once the admin listener is up (only when `admin.apiKeySHA256` is configured).
+        public var adminPort: Int?
     }
 
     public var configuration: PassgateConfiguration
     public var logSink: any LogSink
     public var clock: any WallClock
+    /// Reads the configuration again for a reload (SIGHUP, `POST /admin/reload`); `nil` when the
+    /// configuration did not come from a file, and reloads then keep the running one.
+    public var reload: (@Sendable () throws -> PassgateConfiguration)?
 
-    public init(configuration: PassgateConfiguration, logSink: any LogSink = StandardOutputSink(), clock: any WallClock = SystemWallClock()) {
+    public init(
+        configuration: PassgateConfiguration, logSink: any LogSink = StandardOutputSink(), clock: any WallClock = SystemWallClock(),
+        reload: (@Sendable () throws -> PassgateConfiguration)? = nil
+    ) {
         self.configuration = configuration
         self.logSink = logSink
         self.clock = clock
+        self.reload = reload
     }
 
     /// The logger every component writes through: JSON lines (or text) into `logSink`.
@@ -40,8 +50,9 @@ public struct PassgateRuntime: Sendable {
         }
     }
 
-    /// Runs until a graceful shutdown (one of `signals`, or the task is cancelled).
-    /// `onReady` is called once the API listens.
+    /// Runs until a graceful shutdown (one of `signals`, or the task is cancelled); SIGHUP reloads
+    /// the configuration when `reload` is set. `onReady` is called once the API (and the admin
+    /// listener, when configured) listen.
     public func run(signals: [UnixSignal] = [], onReady: @escaping @Sendable (Endpoints) async -> Void = { _ in }) async throws {
         let logger = makeLogger()
         var configuration = configuration
@@ -49,65 +60,60 @@ public struct PassgateRuntime: Sendable {
         let store = try Self.makeStore(configuration.state, logger: makeLogger(label: "passgate.state"))
         var services: [ServiceGroupConfiguration.ServiceConfiguration] = []
 
-        var sandboxPort: Int?
+        var sandbox: CarrierSandbox?
         if configuration.sandbox.enabled {
-            let sandbox = CarrierSandbox(configuration: configuration.sandboxConfiguration, clock: clock, logger: makeLogger(label: "passgate.sandbox"))
-            let port = try await sandbox.start()
-            sandboxPort = port
-            configuration.pointProvidersAtSandbox(port: port)
-            services.append(.init(service: sandbox))
+            let embedded = CarrierSandbox(configuration: configuration.sandboxConfiguration, clock: clock, logger: makeLogger(label: "passgate.sandbox"))
+            configuration.pointProvidersAtSandbox(port: try await embedded.start())
+            services.append(.init(service: embedded))
+            sandbox = embedded
         }
 
         let registry = PrometheusCollectorRegistry()
         let metricsFactory = PrometheusMetricsFactory(registry: registry)
+        // Before the transport, so it stops after it: carrier calls finishing during the shutdown are still written.
+        let audit = try Self.makeAuditLog(configuration.audit, logger: makeLogger(label: "passgate.audit"), metricsFactory: metricsFactory)
+        if let audit { services.append(.init(service: audit)) }
         let curl = CurlHTTPClient(configuration: configuration.curlConfiguration, logger: makeLogger(label: "passgate.transport"), metricsFactory: metricsFactory)
         services.append(.init(service: curl))
 
         let metrics = PassgateMetrics(factory: metricsFactory)
         let gateway = ProviderGateway(cmcc: CMCCProvider(transport: CurlCarrierTransport(client: curl), clock: clock),
-                                      providers: configuration.providers, metrics: metrics)
-        let readiness = Readiness(checks: [
-            ("config", { (true, "") }),
-            ("carrier", { [gateway] in
-                let open = gateway.openCircuits
-                return (true, open.isEmpty ? "" : "circuit open for \(open.joined(separator: ", "))")
-            }),
-            ("state", {
-                do {
-                    try await store.ping()
-                    return (true, "")
-                } catch {
-                    return (false, "\(error)")
-                }
-            }),
-            ("keys", { [apps = configuration.apps] in
-                let missing = apps.filter { $0.signMode == .rsa && $0.privateKey == nil }.map(\.appId)
-                return (missing.isEmpty, missing.isEmpty ? "" : "no private key loaded for \(missing.joined(separator: ", "))")
-            }),
-        ])
+                                      providers: configuration.providers, metrics: metrics, audit: audit ?? NoAuditSink())
+        let readiness = Self.readiness(configuration: configuration, gateway: gateway, store: store, audit: audit)
         let exchange = OneTimeTokenExchange(
             gateway: gateway, store: store, replayKey: try configuration.state.replayKey ?? SecureRandom.bytes(count: 32),
             ttlMs: configuration.state.replayTTLSeconds * 1000, flightMs: configuration.longestCarrierCallMs
         )
+        let live = LiveSettings(RequestSettings(configuration: configuration, generation: 1))
+        let reloader = makeReloader(running: configuration, live: live, sandbox: sandbox, logger: logger)
         let router = buildRouter(ApplicationDependencies(
-            configuration: configuration, exchange: exchange, metrics: metrics, registry: registry, readiness: readiness, logger: logger
+            live: live, exchange: exchange, metrics: metrics, registry: registry, readiness: readiness, logger: logger
         ))
+        let ports = ListenerPorts(sandbox: sandbox?.port, expectsAdmin: configuration.admin.isEnabled, onReady: onReady)
         let server = configuration.server
         let app = Application(
             router: router,
             configuration: .init(address: .hostname(server.host, port: server.port), serverName: "passgate"),
-            onServerRunning: { [sandboxPort] channel in
+            onServerRunning: { channel in
                 let port = channel.localAddress?.port ?? server.port
                 logger.notice("listening", metadata: ["host": .string(server.host), "port": .stringConvertible(port)])
-                await onReady(Endpoints(apiPort: port, sandboxPort: sandboxPort))
+                await ports.api(port)
             },
             logger: logger
         )
         services.append(.init(service: app))
+        if let admin = makeAdminApplication(reloader: reloader, metrics: metrics, ports: ports, logger: logger) {
+            services.append(.init(service: admin))
+        }
+        services.append(.init(service: ReloadSignalService(reloader: reloader), successTerminationBehavior: .ignore))
         // Last in, so first told about a graceful shutdown: /readyz turns 503 at once.
-        services.append(.init(service: DrainSignal(readiness: readiness), successTerminationBehavior: .ignore))
+        services.append(.init(service: DrainService(readiness: readiness, drainSeconds: server.drainSeconds, logger: logger),
+                              successTerminationBehavior: .ignore))
 
-        let group = ServiceGroup(configuration: .init(services: services, gracefulShutdownSignals: signals, logger: logger))
+        var groupConfiguration = ServiceGroupConfiguration(services: services, gracefulShutdownSignals: signals, logger: logger)
+        groupConfiguration.maximumGracefulShutdownDuration = .seconds(server.drainSeconds + server.shutdownTimeoutSeconds)
+        groupConfiguration.maximumCancellationDuration = .seconds(5)
+        let group = ServiceGroup(configuration: groupConfiguration)
         do {
             try await group.run()
         } catch {
@@ -115,6 +121,7 @@ public struct PassgateRuntime: Sendable {
             throw error
         }
         await (store as? RedisStateStore)?.shutdown()
+        logger.notice("stopped")
     }
 }
 
@@ -141,12 +148,3 @@ extension PassgateRuntime {
     }
 }
 
-/// Flips readiness to "draining" as soon as a graceful shutdown begins.
-struct DrainSignal: Service {
-    let readiness: Readiness
-
-    func run() async throws {
-        try? await gracefulShutdown()
-        readiness.beginDraining()
-    }
-}

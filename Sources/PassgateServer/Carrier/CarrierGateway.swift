@@ -1,6 +1,7 @@
 import CarrierKit
 import Foundation
 import Logging
+import PassgateAudit
 import PassgateConfig
 import PassgateState
 
@@ -13,19 +14,21 @@ protocol CarrierGateway: Sendable {
 
 /// Calls the app's provider, failing over to the next base URL only when the failure proves the
 /// request never left, skipping base URLs whose circuit is open, and capping calls in flight;
-/// logs and meters every call.
+/// logs, meters and audits every call.
 struct ProviderGateway: CarrierGateway {
     let cmcc: CMCCProvider
     let providers: [String: ProviderSettings]
     let metrics: PassgateMetrics
+    let audit: any AuditSink
     let breakers: [String: CircuitBreaker]
     let limiters: [String: CallLimiter]
 
-    init(cmcc: CMCCProvider, providers: [String: ProviderSettings], metrics: PassgateMetrics,
+    init(cmcc: CMCCProvider, providers: [String: ProviderSettings], metrics: PassgateMetrics, audit: any AuditSink = NoAuditSink(),
          nowMilliseconds: @escaping @Sendable () -> Int64 = MemoryStateStore.monotonicMilliseconds) {
         self.cmcc = cmcc
         self.providers = providers
         self.metrics = metrics
+        self.audit = audit
         breakers = providers.mapValues { CircuitBreaker(threshold: $0.circuitFailureThreshold, openMs: $0.circuitOpenMs, nowMilliseconds: nowMilliseconds) }
         limiters = providers.mapValues { CallLimiter(limit: $0.maxConcurrentCalls) }
     }
@@ -61,7 +64,7 @@ struct ProviderGateway: CarrierGateway {
             limiter?.release()
             breaker?.record(base, transportFailure: Self.isTransportFailure(exchange.result))
             metrics.recordCircuit(provider: provider.id, host: endpoint.host, open: breaker?.isOpen(base) ?? false)
-            record(exchange.call, masked: masked, logger: logger)
+            record(exchange.call, appId: app.appId, masked: masked, logger: logger)
             last = exchange
             guard case .failure(let error) = exchange.result, case .transport(let failure) = error.reason,
                 !failure.kind.mayHaveBeenDelivered, index + 1 < provider.baseURLs.count
@@ -91,10 +94,16 @@ struct ProviderGateway: CarrierGateway {
     /// Base URLs whose circuit is not closed, per provider (for `/readyz`).
     var openCircuits: [String] { breakers.values.flatMap(\.openURLs).sorted() }
 
-    /// One line per carrier call: what billing reconciliation and on-call need, no token, masked number.
-    private func record(_ call: CarrierCall?, masked: String?, logger: Logger) {
+    /// One line per carrier call: what billing reconciliation and on-call need, no token, masked number;
+    /// and one audit record (no number at all). The request's id and client come from the logger
+    /// the controller made for this request.
+    private func record(_ call: CarrierCall?, appId: String, masked: String?, logger: Logger) {
         guard let call else { return }
         metrics.recordCarrierCall(call)
+        audit.record(AuditRecord(
+            requestId: logger[metadataKey: "requestId"]?.description ?? "-", client: logger[metadataKey: "client"]?.description ?? "-",
+            appId: appId, call: call
+        ))
         var metadata: Logger.Metadata = [
             "provider": .string(call.provider), "operation": .string(call.operation.rawValue), "msgid": .string(call.msgid),
             "rawCode": .string(call.rawCode ?? "-"), "code": .string(call.normalizedCode), "billable": .stringConvertible(call.billable),

@@ -7,7 +7,13 @@ import Synchronization
 final class Readiness: Sendable {
     typealias Check = @Sendable () async -> (ok: Bool, detail: String)
 
-    private let draining = Mutex(false)
+    /// Serving normally, draining (`/readyz` 503, still serving), stopping (new requests refused).
+    enum Phase: Int, Sendable, Comparable {
+        case serving, draining, stopping
+        static func < (lhs: Phase, rhs: Phase) -> Bool { lhs.rawValue < rhs.rawValue }
+    }
+
+    private let phase = Mutex(Phase.serving)
     private let checks: [(name: String, check: Check)]
 
     init(checks: [(name: String, check: Check)]) {
@@ -15,9 +21,13 @@ final class Readiness: Sendable {
     }
 
     /// Flips `/readyz` to 503 so the load balancer stops sending traffic.
-    func beginDraining() { draining.withLock { $0 = true } }
+    func beginDraining() { phase.withLock { $0 = max($0, .draining) } }
 
-    var isDraining: Bool { draining.withLock { $0 } }
+    /// From now on new API requests get `service_draining`.
+    func beginStopping() { phase.withLock { $0 = .stopping } }
+
+    var isDraining: Bool { phase.withLock { $0 } >= .draining }
+    var isStopping: Bool { phase.withLock { $0 } == .stopping }
 
     func evaluate() async -> (ready: Bool, checks: [String: String]) {
         var results: [String: String] = ["draining": isDraining ? "fail: instance is shutting down" : "ok"]

@@ -7,12 +7,13 @@ import NIOCore
 import PassgateConfig
 
 /// `POST /v1/phone-number` and `POST /v1/phone-number/verify`.
+///
+/// Each request takes one snapshot of the live settings when it starts and keeps it to the end,
+/// so a configuration reload never changes the rules under a request in flight.
 struct PhoneNumberController {
-    let authenticator: any ClientAuthenticating
-    let rateLimiter: ClientRateLimiter
-    let apps: [String: AppSettings]
+    let live: LiveSettings
+    let readiness: Readiness
     let exchange: any TokenExchanging
-    let maxBodyBytes: Int
     let logger: Logger
 
     var routes: RouteCollection<PassgateRequestContext> {
@@ -23,9 +24,10 @@ struct PhoneNumberController {
     }
 
     @Sendable func phoneNumber(_ request: Request, context: PassgateRequestContext) async throws -> Response {
-        let (client, body) = try await admit(request, context: context)
+        let settings = live.snapshot
+        let (client, body) = try await admit(request, settings: settings, context: context)
         let input = try PhoneNumberRequest(json: body)
-        let app = try authorize(client: client, appId: input.appId, context: context)
+        let app = try authorize(client: client, appId: input.appId, apps: settings.apps, context: context)
         let answer = await exchange.phoneNumber(client: client.id, app: app, token: input.token, logger: requestLogger(context))
         let outcome = try answer.result.get()
         return try JSONBody.response(PhoneNumberResponse(
@@ -35,9 +37,10 @@ struct PhoneNumberController {
     }
 
     @Sendable func verify(_ request: Request, context: PassgateRequestContext) async throws -> Response {
-        let (client, body) = try await admit(request, context: context)
+        let settings = live.snapshot
+        let (client, body) = try await admit(request, settings: settings, context: context)
         let input = try VerifyRequest(json: body)
-        let app = try authorize(client: client, appId: input.appId, context: context)
+        let app = try authorize(client: client, appId: input.appId, apps: settings.apps, context: context)
         let answer = await exchange.verify(client: client.id, app: app, token: input.token, phoneNumber: input.phoneNumber, logger: requestLogger(context))
         let outcome = try answer.result.get()
         return try JSONBody.response(VerifyResponse(
@@ -46,11 +49,13 @@ struct PhoneNumberController {
         ), requestId: context.requestId)
     }
 
-    /// Authentication first (an anonymous caller learns nothing else), then the client's rate, media type and size.
-    private func admit(_ request: Request, context: PassgateRequestContext) async throws -> (ClientSettings, [UInt8]) {
-        let client = try authenticator.authenticate(authorization: request.headers[.authorization])
+    /// Not while stopping; then authentication (an anonymous caller learns nothing else), the
+    /// client's rate, media type and size.
+    private func admit(_ request: Request, settings: RequestSettings, context: PassgateRequestContext) async throws -> (ClientSettings, [UInt8]) {
+        if readiness.isStopping { throw PassgateError(.serviceDraining, .request(field: nil, problem: "shutting down")) }
+        let client = try settings.authenticator.authenticate(authorization: request.headers[.authorization])
         context.facts.clientId = client.id
-        try rateLimiter.admit(client)
+        try settings.rateLimiter.admit(client)
         let mediaType = request.headers[.contentType]?.split(separator: ";").first?.trimmingCharacters(in: .whitespaces).lowercased()
         guard mediaType == "application/json" else {
             throw PassgateError(
@@ -58,6 +63,7 @@ struct PhoneNumberController {
                 message: "Send the body as JSON with 'Content-Type: application/json' (got \(mediaType.map { "'\($0)'" } ?? "no Content-Type"))."
             )
         }
+        let maxBodyBytes = settings.maxBodyBytes
         do {
             let buffer = try await request.body.collect(upTo: maxBodyBytes)
             return (client, Array(buffer.readableBytesView))
@@ -68,7 +74,9 @@ struct PhoneNumberController {
     }
 
     /// 404 for an appId nobody configured, 403 for one this client was not granted.
-    private func authorize(client: ClientSettings, appId: String, context: PassgateRequestContext) throws(PassgateError) -> AppSettings {
+    private func authorize(
+        client: ClientSettings, appId: String, apps: [String: AppSettings], context: PassgateRequestContext
+    ) throws(PassgateError) -> AppSettings {
         context.facts.appId = appId
         guard let app = apps[appId] else {
             throw PassgateError(.appUnknown, .request(field: "appId", problem: "not configured"),

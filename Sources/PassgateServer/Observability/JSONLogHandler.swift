@@ -60,7 +60,7 @@ public struct JSONLogHandler: LogHandler {
     }
 
     public func log(event: LogEvent) {
-        let timestamp = Date().formatted(.iso8601.year().month().day().time(includingFractionalSeconds: true).timeZone(separator: .omitted))
+        let timestamp = LogTimestamp.now()
         var merged = metadata
         if let extra = event.metadata { merged.merge(extra) { $1 } }
         guard json else {
@@ -68,18 +68,17 @@ public struct JSONLogHandler: LogHandler {
             sink.write("\(timestamp) \(event.level) \(label): \(event.message)\(pairs.isEmpty ? "" : " " + pairs)")
             return
         }
-        var object: [String: Any] = ["ts": timestamp, "level": event.level.rawValue, "logger": label, "msg": event.message.description]
-        for (key, value) in merged where object[key] == nil { object[key] = Self.jsonValue(value) }
-        guard let data = try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes]) else { return }
-        sink.write(String(decoding: data, as: UTF8.self))
+        var line = JSONLogLine()
+        line.add("ts", timestamp)
+        line.add("level", event.level.rawValue)
+        line.add("logger", label)
+        line.add("msg", event.message.description)
+        for key in merged.keys.sorted() where !Self.reservedKeys.contains(key) {
+            line.add(key, merged[key]!)
+        }
+        sink.write(line.finish())
     }
 
-    private static func jsonValue(_ value: Logger.Metadata.Value) -> Any {
-        switch value {
-        case .string(let text): text
-        case .stringConvertible(let convertible): convertible.description
-        case .array(let values): values.map(jsonValue)
-        case .dictionary(let values): values.mapValues(jsonValue)
-        }
-    }
+    /// The keys every line starts with; metadata cannot overwrite them.
+    private static let reservedKeys: Set<String> = ["ts", "level", "logger", "msg"]
 }

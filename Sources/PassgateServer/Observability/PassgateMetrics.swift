@@ -41,7 +41,11 @@ struct PassgateMetrics: Sendable {
         duration.components.seconds * 1_000_000_000 + duration.components.attoseconds / 1_000_000_000
     }
 
+    /// Milliseconds with two decimals ("12.34"), rounded half up; integer arithmetic because
+    /// `String(format:)` costs a locale lookup on every request line.
     static func milliseconds(_ duration: Duration) -> String {
-        String(format: "%.2f", Double(nanoseconds(duration)) / 1_000_000)
+        let hundredths = max(0, (nanoseconds(duration) + 5_000) / 10_000)
+        let fraction = hundredths % 100
+        return "\(hundredths / 100).\(fraction < 10 ? "0" : "")\(fraction)"
     }
 }

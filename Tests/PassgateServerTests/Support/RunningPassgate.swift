@@ -24,9 +24,12 @@ struct RunningPassgate {
         func header(_ name: String) -> String? { headers.first { $0.name.lowercased() == name.lowercased() }?.value }
     }
 
-    static func start(_ configuration: PassgateConfiguration, clock: any WallClock = SystemWallClock()) async throws -> RunningPassgate {
+    static func start(
+        _ configuration: PassgateConfiguration, clock: any WallClock = SystemWallClock(),
+        reload: (@Sendable () throws -> PassgateConfiguration)? = nil
+    ) async throws -> RunningPassgate {
         let logs = MemoryLogSink()
-        let runtime = PassgateRuntime(configuration: configuration, logSink: logs, clock: clock)
+        let runtime = PassgateRuntime(configuration: configuration, logSink: logs, clock: clock, reload: reload)
         let (stream, continuation) = AsyncStream<PassgateRuntime.Endpoints>.makeStream()
         let task = Task {
             defer { continuation.finish() }

@@ -25,6 +25,7 @@ enum TestConfiguration {
         configuration.log.level = .debug
         configuration.sandbox.enabled = sandbox
         configuration.sandbox.port = 0
+        configuration.audit.enabled = false  // tests that audit give it a directory of their own
         var cmcc = ProviderSettings(id: CMCC.providerID, baseURLs: baseURL.map { [$0] } ?? [])
         cmcc.timeoutMs = timeoutMs
         cmcc.connectTimeoutMs = min(1000, timeoutMs - 1)

@@ -1,0 +1,118 @@
+/// The audit log's clock arithmetic: ISO-8601 UTC text with milliseconds, and calendar days in a
+/// fixed UTC offset.
+///
+/// Computed from the epoch with Howard Hinnant's civil-date algorithms, never through the process
+/// time zone or a `DateFormatter`: the same instant gives the same text under any `TZ`.
+public enum AuditTime {
+    static let millisecondsPerDay: Int64 = 86_400_000
+
+    /// `2026-11-21T10:15:00.123Z` for `milliseconds` since the Unix epoch.
+    public static func iso8601(milliseconds: Int64) -> String {
+        let days = floorDivide(milliseconds, millisecondsPerDay)
+        let msOfDay = milliseconds - days * millisecondsPerDay
+        let (year, month, day) = civil(fromDays: days)
+        var text = [UInt8]()
+        text.reserveCapacity(24)
+        append(&text, year, width: 4)
+        text.append(UInt8(ascii: "-"))
+        append(&text, month, width: 2)
+        text.append(UInt8(ascii: "-"))
+        append(&text, day, width: 2)
+        text.append(UInt8(ascii: "T"))
+        append(&text, msOfDay / 3_600_000, width: 2)
+        text.append(UInt8(ascii: ":"))
+        append(&text, msOfDay / 60_000 % 60, width: 2)
+        text.append(UInt8(ascii: ":"))
+        append(&text, msOfDay / 1000 % 60, width: 2)
+        text.append(UInt8(ascii: "."))
+        append(&text, msOfDay % 1000, width: 3)
+        text.append(UInt8(ascii: "Z"))
+        return String(decoding: text, as: UTF8.self)
+    }
+
+    /// `20261121T101500Z`, the sortable stamp in rotated file names.
+    static func compactStamp(milliseconds: Int64) -> String {
+        let days = floorDivide(milliseconds, millisecondsPerDay)
+        let secondOfDay = (milliseconds - days * millisecondsPerDay) / 1000
+        let (year, month, day) = civil(fromDays: days)
+        var text = [UInt8]()
+        append(&text, year, width: 4)
+        append(&text, month, width: 2)
+        append(&text, day, width: 2)
+        text.append(UInt8(ascii: "T"))
+        append(&text, secondOfDay / 3600, width: 2)
+        append(&text, secondOfDay / 60 % 60, width: 2)
+        append(&text, secondOfDay % 60, width: 2)
+        text.append(UInt8(ascii: "Z"))
+        return String(decoding: text, as: UTF8.self)
+    }
+
+    /// Parses `YYYY-MM-DDTHH:MM:SS[.fraction]Z` (UTC only, as the writer emits) to epoch
+    /// milliseconds; `nil` for anything else or an impossible date.
+    public static func parseISO8601(_ text: some StringProtocol) -> Int64? {
+        let utf8 = Array(text.utf8)
+        guard utf8.count >= 20, utf8.last == UInt8(ascii: "Z") else { return nil }
+        let separators: [(Int, UInt8)] = [(4, 45), (7, 45), (10, 84), (13, 58), (16, 58)]  // - - T : :
+        guard separators.allSatisfy({ utf8[$0.0] == $0.1 }) else { return nil }
+        func number(_ range: Range<Int>) -> Int64? {
+            var value: Int64 = 0
+            for byte in utf8[range] {
+                guard byte >= 48 && byte <= 57 else { return nil }
+                value = value * 10 + Int64(byte - 48)
+            }
+            return value
+        }
+        guard let year = number(0..<4), let month = number(5..<7), let day = number(8..<10),
+              let hour = number(11..<13), let minute = number(14..<16), let second = number(17..<19)
+        else { return nil }
+        var milli: Int64 = 0
+        if utf8.count > 20 {
+            // Fraction: `.` and 1-9 digits; only the first three count.
+            guard utf8[19] == UInt8(ascii: "."), (21...29).contains(utf8.count - 1) else { return nil }
+            let digits = utf8[20..<(utf8.count - 1)]
+            guard digits.allSatisfy({ $0 >= 48 && $0 <= 57 }) else { return nil }
+            for (index, byte) in digits.prefix(3).enumerated() {
+                milli += Int64(byte - 48) * [100, 10, 1][index]
+            }
+        } else if utf8[19] != UInt8(ascii: "Z") {
+            return nil
+        }
+        guard let date = AuditDay(year: Int(year), month: Int(month), day: Int(day)), hour < 24, minute < 60, second < 60 else { return nil }
+        return date.startMilliseconds(offsetMilliseconds: 0) + hour * 3_600_000 + minute * 60_000 + second * 1000 + milli
+    }
+
+    // Howard Hinnant's days-from-civil algorithms (proleptic Gregorian calendar).
+    static func civil(fromDays days: Int64) -> (Int64, Int64, Int64) {
+        let z = days + 719_468
+        let era = floorDivide(z, 146_097)
+        let doe = z - era * 146_097
+        let yoe = (doe - doe / 1460 + doe / 36524 - doe / 146_096) / 365
+        let doy = doe - (365 * yoe + yoe / 4 - yoe / 100)
+        let mp = (5 * doy + 2) / 153
+        let day = doy - (153 * mp + 2) / 5 + 1
+        let month = mp < 10 ? mp + 3 : mp - 9
+        return (yoe + era * 400 + (month <= 2 ? 1 : 0), month, day)
+    }
+
+    static func days(fromCivil year: Int64, _ month: Int64, _ day: Int64) -> Int64 {
+        let y = month <= 2 ? year - 1 : year
+        let era = floorDivide(y, 400)
+        let yoe = y - era * 400
+        let doy = (153 * (month > 2 ? month - 3 : month + 9) + 2) / 5 + day - 1
+        let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy
+        return era * 146_097 + doe - 719_468
+    }
+
+    static func floorDivide(_ a: Int64, _ b: Int64) -> Int64 {
+        a >= 0 ? a / b : (a - b + 1) / b
+    }
+
+    private static func append(_ text: inout [UInt8], _ value: Int64, width: Int) {
+        var divisor: Int64 = 1
+        for _ in 1..<width { divisor *= 10 }
+        while divisor > 0 {
+            text.append(UInt8(48 + (value / divisor) % 10))
+            divisor /= 10
+        }
+    }
+}

@@ -1,0 +1,192 @@
+import CoreMetrics
+import Logging
+import ServiceLifecycle
+
+/// The audit log: an `AuditSink` that appends each record as one JSON line to a file, and a
+/// swift-service-lifecycle `Service` that flushes and fsyncs everything on graceful shutdown.
+///
+/// `record` only encodes the line and queues it (a short mutex hold, no I/O). A dedicated OS
+/// thread appends queued lines (`O_APPEND`) as they come, fsyncs every `fsyncIntervalMs` (after
+/// every write when 0), and rotates by size: when the next line would take the file past
+/// `maxFileBytes` it is fsynced and renamed to a timestamped sibling
+/// (`audit-20261121T101500Z-0001.jsonl`, never overwriting; rotated files are kept) and a new
+/// file is started. Directories are created 0750, files 0640.
+///
+/// Write failures (disk full, directory removed, permissions) never reach the caller: they are
+/// logged when they start and end, counted in `passgate_audit_write_errors_total`, shown by
+/// `status`, and the lines stay queued and are retried every second, up to
+/// `maxBufferedBytes`; past that, new records are refused and counted in
+/// `passgate_audit_records_dropped_total`.
+///
+/// In a `ServiceGroup`, list the writer before the services that record into it: the group shuts
+/// services down in reverse order, so the writer drains last.
+public final class AuditLogWriter: AuditSink, Service {
+    /// Where and how the log is written.
+    public struct Configuration: Sendable, Equatable {
+        /// The current file, e.g. `/var/lib/passgate/audit/audit.jsonl`; rotated files go beside it.
+        public var path: String
+        /// A file is rotated before a line would take it past this size (at least 4096).
+        public var maxFileBytes: Int
+        /// How often written lines are fsynced; 0 fsyncs after every write.
+        public var fsyncIntervalMs: Int
+        /// Encoded lines kept in memory while the disk cannot take them; more are refused.
+        public var maxBufferedBytes: Int
+
+        public init(path: String, maxFileBytes: Int = 64 << 20, fsyncIntervalMs: Int = 1000, maxBufferedBytes: Int = 32 << 20) {
+            self.path = path
+            self.maxFileBytes = maxFileBytes
+            self.fsyncIntervalMs = fsyncIntervalMs
+            self.maxBufferedBytes = maxBufferedBytes
+        }
+    }
+
+    public let configuration: Configuration
+    let shared = AuditWriterShared()
+    let logger: Logger
+    let metrics: AuditMetrics
+
+    /// Creates the directory, opens (or creates) the file and starts the writer thread.
+    ///
+    /// - Throws: `AuditLogError` naming the path and the system's reason when the directory cannot
+    ///   be created or the file cannot be opened for appending, or when the limits are out of range.
+    public init(configuration: Configuration, logger: Logger, metricsFactory: any MetricsFactory = MetricsSystem.factory) throws(AuditLogError) {
+        guard configuration.maxFileBytes >= 4096 else {
+            throw AuditLogError(path: configuration.path, message: "audit maxFileBytes must be at least 4096, got \(configuration.maxFileBytes)")
+        }
+        guard configuration.fsyncIntervalMs >= 0 else {
+            throw AuditLogError(path: configuration.path, message: "audit fsyncIntervalMs must be 0 or more, got \(configuration.fsyncIntervalMs)")
+        }
+        self.configuration = configuration
+        self.logger = logger
+        self.metrics = AuditMetrics(factory: metricsFactory)
+        let file = try AuditFile(path: configuration.path)
+        let loop = AuditWriterLoop.Parts(shared: shared, configuration: configuration, logger: logger, metrics: metrics)
+        guard AuditWriterThread.start({ AuditWriterLoop(loop, file: file).run() }) else {
+            file.close()
+            throw AuditLogError(path: configuration.path, message: "cannot start the audit writer thread (the system refused a new thread)")
+        }
+        logger.info("audit log open", metadata: ["path": "\(configuration.path)", "size": "\(file.size)"])
+    }
+
+    /// `init(configuration:logger:metricsFactory:)` with the `audit:` settings' values.
+    public convenience init(
+        path: String, maxFileBytes: Int, fsyncIntervalMs: Int, logger: Logger, metricsFactory: any MetricsFactory = MetricsSystem.factory
+    ) throws(AuditLogError) {
+        let configuration = Configuration(path: path, maxFileBytes: maxFileBytes, fsyncIntervalMs: fsyncIntervalMs)
+        try self.init(configuration: configuration, logger: logger, metricsFactory: metricsFactory)
+    }
+
+    deinit {
+        // Let the thread drain what is queued and exit; nobody can wait for it any more.
+        shared.withLock { if $0.phase == .running { $0.phase = .stopping } }
+        shared.wake()
+    }
+
+    /// Queues `record` for the writer thread; returns at once.
+    public func record(_ record: AuditRecord) {
+        let line = record.jsonLine()
+        enum Outcome { case queued(wake: Bool), refused(logged: Bool, stopped: Bool) }
+        let outcome = shared.withLock { state -> Outcome in
+            guard state.phase != .stopped, state.queuedBytes + line.count <= configuration.maxBufferedBytes else {
+                state.dropped += 1
+                defer { state.refusing = true }
+                if state.phase != .stopped { state.lastError = "audit buffer full: records are being refused" }
+                return .refused(logged: state.refusing, stopped: state.phase == .stopped)
+            }
+            state.refusing = false
+            state.accepted += 1
+            state.pending.append(line)
+            state.queuedBytes += line.count
+            defer { state.writerIsWaiting = false }  // one signal wakes it; it then takes everything queued
+            return .queued(wake: state.writerIsWaiting)
+        }
+        switch outcome {
+        case .queued(let wake):
+            if wake { shared.wake() }
+        case .refused(let logged, let stopped):
+            metrics.dropped.increment()
+            guard !logged else { return }
+            let reason = stopped
+                ? "the audit log is already shut down (record calls must end before the writer stops)"
+                : "more than \(configuration.maxBufferedBytes) bytes are waiting for the disk"
+            logger.error("audit record refused: \(reason)", metadata: ["path": "\(configuration.path)", "msgid": "\(record.msgid)"])
+        }
+    }
+
+    /// Writes and fsyncs every record recorded before this call; `false` when the disk refused.
+    @discardableResult
+    public func flush() async -> Bool {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Bool, Never>) in
+            let stoppedClean = shared.withLock { state -> Bool? in
+                guard state.phase != .stopped else { return state.accepted == state.written + state.lost && state.lost == 0 }
+                state.flushWaiters.append(continuation)
+                return nil
+            }
+            if let stoppedClean { continuation.resume(returning: stoppedClean) } else { shared.wake() }
+        }
+    }
+
+    /// Writes and fsyncs everything recorded so far, closes the file and stops the thread.
+    /// Records that still cannot be written after a few retries are given up, logged and counted.
+    /// Idempotent; later `record` calls are refused.
+    public func shutdown() async {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            let stopped = shared.withLock { state -> Bool in
+                guard state.phase != .stopped else { return true }
+                state.phase = .stopping
+                state.stopWaiters.append(continuation)
+                return false
+            }
+            if stopped { continuation.resume() } else { shared.wake() }
+        }
+    }
+
+    /// Runs until graceful shutdown (or cancellation), then `shutdown()`.
+    public func run() async throws {
+        try? await gracefulShutdown()
+        await shutdown()
+    }
+
+    /// What `/readyz` and operators want to know.
+    public var status: AuditWriterStatus {
+        shared.withLock { state in
+            AuditWriterStatus(
+                lastError: state.lastError, writtenRecords: state.written, bufferedRecords: state.accepted - state.written - state.lost,
+                droppedRecords: state.dropped, isStopped: state.phase == .stopped
+            )
+        }
+    }
+
+    /// `false` while writes are failing or records are being refused.
+    public var isHealthy: Bool { status.isHealthy }
+}
+
+/// A snapshot of the writer's health and counters.
+public struct AuditWriterStatus: Sendable, Equatable {
+    /// The last write, fsync or rotation failure (or buffer overflow), until a write succeeds again.
+    public var lastError: String?
+    /// Records appended to a file since start.
+    public var writtenRecords: Int
+    /// Records queued in memory, not yet in a file.
+    public var bufferedRecords: Int
+    /// Records refused or given up since start: lost from the audit log.
+    public var droppedRecords: Int
+    /// `shutdown()` has finished.
+    public var isStopped: Bool
+
+    public var isHealthy: Bool { lastError == nil }
+}
+
+/// The writer's swift-metrics instruments.
+struct AuditMetrics: Sendable {
+    /// Failed appends, fsyncs, rotations and opens (each retry counts).
+    let writeErrors: Counter
+    let written: Counter
+    let dropped: Counter
+
+    init(factory: any MetricsFactory) {
+        writeErrors = Counter(label: "passgate_audit_write_errors_total", factory: factory)
+        written = Counter(label: "passgate_audit_records_written_total", factory: factory)
+        dropped = Counter(label: "passgate_audit_records_dropped_total", factory: factory)
+    }
+}

@@ -1,0 +1,145 @@
+import Foundation
+import Logging
+
+/// Builds one JSON log line straight into UTF-8 bytes.
+///
+/// Every request writes two log lines, so this is on the hot path: `JSONSerialization` with
+/// sorted keys compared every key through ICU collation with a freshly created locale, and
+/// `Date.formatted` went through Foundation's format styles; together they were half of
+/// Passgate's CPU time per request (bench/PROFILE.md). Here: no Foundation objects, no bridging.
+struct JSONLogLine {
+    private(set) var bytes: [UInt8] = []
+    private var first = true
+
+    init() {
+        bytes.reserveCapacity(512)
+        bytes.append(UInt8(ascii: "{"))
+    }
+
+    /// A `"key":"value"` member.
+    mutating func add(_ key: String, _ value: String) {
+        separator()
+        Self.appendString(key, to: &bytes)
+        bytes.append(UInt8(ascii: ":"))
+        Self.appendString(value, to: &bytes)
+    }
+
+    /// A `"key":<metadata value>` member; nested dictionaries keep their keys sorted.
+    mutating func add(_ key: String, _ value: Logger.Metadata.Value) {
+        separator()
+        Self.appendString(key, to: &bytes)
+        bytes.append(UInt8(ascii: ":"))
+        Self.append(value, to: &bytes)
+    }
+
+    /// The finished line (without a newline).
+    mutating func finish() -> String {
+        bytes.append(UInt8(ascii: "}"))
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    private mutating func separator() {
+        if first { first = false } else { bytes.append(UInt8(ascii: ",")) }
+    }
+
+    private static func append(_ value: Logger.Metadata.Value, to bytes: inout [UInt8]) {
+        switch value {
+        case .string(let text):
+            appendString(text, to: &bytes)
+        case .stringConvertible(let convertible):
+            appendString(convertible.description, to: &bytes)
+        case .array(let values):
+            bytes.append(UInt8(ascii: "["))
+            for (index, element) in values.enumerated() {
+                if index > 0 { bytes.append(UInt8(ascii: ",")) }
+                append(element, to: &bytes)
+            }
+            bytes.append(UInt8(ascii: "]"))
+        case .dictionary(let values):
+            bytes.append(UInt8(ascii: "{"))
+            for (index, key) in values.keys.sorted().enumerated() {
+                if index > 0 { bytes.append(UInt8(ascii: ",")) }
+                appendString(key, to: &bytes)
+                bytes.append(UInt8(ascii: ":"))
+                append(values[key]!, to: &bytes)
+            }
+            bytes.append(UInt8(ascii: "}"))
+        }
+    }
+
+    private static let hexDigits = Array("0123456789abcdef".utf8)
+
+    /// A JSON string (RFC 8259): quote, backslash and control characters escaped; everything
+    /// else, `/` and non-ASCII included, as UTF-8.
+    static func appendString(_ text: String, to bytes: inout [UInt8]) {
+        bytes.append(UInt8(ascii: "\""))
+        for byte in text.utf8 {
+            switch byte {
+            case UInt8(ascii: "\""): bytes.append(contentsOf: [0x5C, 0x22])
+            case UInt8(ascii: "\\"): bytes.append(contentsOf: [0x5C, 0x5C])
+            case 0x0A: bytes.append(contentsOf: [0x5C, UInt8(ascii: "n")])
+            case 0x0D: bytes.append(contentsOf: [0x5C, UInt8(ascii: "r")])
+            case 0x09: bytes.append(contentsOf: [0x5C, UInt8(ascii: "t")])
+            case 0x08: bytes.append(contentsOf: [0x5C, UInt8(ascii: "b")])
+            case 0x0C: bytes.append(contentsOf: [0x5C, UInt8(ascii: "f")])
+            case 0x00..<0x20:
+                bytes.append(contentsOf: [0x5C, UInt8(ascii: "u"), 0x30, 0x30, hexDigits[Int(byte >> 4)], hexDigits[Int(byte & 0xF)]])
+            default: bytes.append(byte)
+            }
+        }
+        bytes.append(UInt8(ascii: "\""))
+    }
+}
+
+/// `2025-01-31T23:59:59.123Z` (UTC, milliseconds), computed from the epoch without Foundation
+/// formatters, which cost more than the rest of a log line.
+enum LogTimestamp {
+    static func now() -> String {
+        var spec = timespec()
+        clock_gettime(CLOCK_REALTIME, &spec)
+        return string(milliseconds: Int64(spec.tv_sec) * 1000 + Int64(spec.tv_nsec) / 1_000_000)
+    }
+
+    static func string(milliseconds: Int64) -> String {
+        let days = milliseconds >= 0 ? milliseconds / 86_400_000 : (milliseconds - 86_399_999) / 86_400_000
+        let msOfDay = milliseconds - days * 86_400_000
+        // Howard Hinnant's days-to-civil, valid for the proleptic Gregorian calendar.
+        let z = days + 719_468
+        let era = (z >= 0 ? z : z - 146_096) / 146_097
+        let dayOfEra = z - era * 146_097
+        let yearOfEra = (dayOfEra - dayOfEra / 1460 + dayOfEra / 36524 - dayOfEra / 146_096) / 365
+        let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
+        let monthIndex = (5 * dayOfYear + 2) / 153
+        let day = dayOfYear - (153 * monthIndex + 2) / 5 + 1
+        let month = monthIndex < 10 ? monthIndex + 3 : monthIndex - 9
+        let year = yearOfEra + era * 400 + (month <= 2 ? 1 : 0)
+
+        var digits: [UInt8] = []
+        digits.reserveCapacity(24)
+        func put(_ value: Int64, _ width: Int) {
+            var divisor: Int64 = 1
+            for _ in 1..<width { divisor *= 10 }
+            var rest = value
+            while divisor > 0 {
+                digits.append(UInt8(48 + rest / divisor % 10))
+                rest %= divisor
+                divisor /= 10
+            }
+        }
+        put(year, 4)
+        digits.append(UInt8(ascii: "-"))
+        put(month, 2)
+        digits.append(UInt8(ascii: "-"))
+        put(day, 2)
+        digits.append(UInt8(ascii: "T"))
+        put(msOfDay / 3_600_000, 2)
+        digits.append(UInt8(ascii: ":"))
+        put(msOfDay / 60_000 % 60, 2)
+        digits.append(UInt8(ascii: ":"))
+        put(msOfDay / 1000 % 60, 2)
+        digits.append(UInt8(ascii: "."))
+        put(msOfDay % 1000, 3)
+        digits.append(UInt8(ascii: "Z"))
+        return String(decoding: digits, as: UTF8.self)
+    }
+}

@@ -1,0 +1,39 @@
+import PassgateConfig
+import Synchronization
+
+/// What one API request needs from the configuration, built once per (re)load.
+///
+/// A request takes one snapshot when it starts and uses it to the end, so a reload in the middle
+/// never mixes an old client list with a new app secret.
+struct RequestSettings: Sendable {
+    /// 1 for the configuration the process started with, +1 per applied reload.
+    let generation: Int
+    let authenticator: any ClientAuthenticating
+    let rateLimiter: ClientRateLimiter
+    let apps: [String: AppSettings]
+    let maxBodyBytes: Int
+
+    init(configuration: PassgateConfiguration, generation: Int) {
+        self.generation = generation
+        authenticator = ClientAuthenticator(clients: configuration.clients)
+        rateLimiter = ClientRateLimiter(clients: configuration.clients)
+        apps = Dictionary(configuration.apps.map { ($0.appId, $0) }, uniquingKeysWith: { first, _ in first })
+        maxBodyBytes = configuration.server.maxBodyBytes
+    }
+}
+
+/// The current `RequestSettings`, swapped atomically by a reload.
+final class LiveSettings: Sendable {
+    private let current: Mutex<RequestSettings>
+
+    init(_ settings: RequestSettings) {
+        current = Mutex(settings)
+    }
+
+    /// The settings a request starting now uses.
+    var snapshot: RequestSettings { current.withLock { $0 } }
+
+    func replace(with settings: RequestSettings) {
+        current.withLock { $0 = settings }
+    }
+}

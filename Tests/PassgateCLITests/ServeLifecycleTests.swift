@@ -1,0 +1,199 @@
+import CarrierSandbox
+import CurlTransport
+import Foundation
+import OpenSSLCrypto
+import PassgateTestSupport
+import Synchronization
+import Testing
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// `passgate serve` as its own process, as a load balancer and an operator see it: SIGTERM
+/// during steady load, SIGHUP after a secret rotation.
+@Suite("passgate serve: drain and reload signals")
+struct ServeLifecycleTests {
+    static let app = "300011111111"
+
+    /// One request of the load: when it was sent (relative to SIGTERM, negative before) and how it ended.
+    struct Outcome: Sendable {
+        var sentAfterTermMs: Int
+        var finishedAfterTermMs: Int
+        var status: Int?
+        var error: String?
+    }
+
+    /// Starts `passgate serve` on `yaml` and returns it with its API (and sandbox, when embedded) port.
+    static func serve(_ yaml: String, in directory: String) async throws -> (Subprocess.Child, api: Int, sandbox: Int?) {
+        try yaml.write(toFile: "\(directory)/passgate.yaml", atomically: true, encoding: .utf8)
+        let child = try Subprocess.launch(
+            ProcessRunner.passgate, ["serve", "--config", "\(directory)/passgate.yaml"],
+            stdoutPath: "\(directory)/out.log", stderrPath: "\(directory)/err.log")
+        let api = try await ServeCommandTests.waitFor(#""msg":"listening",[^\n]*?"port":"(\d+)""#, in: "\(directory)/out.log")
+        let sandbox = yaml.contains("enabled: true")
+            ? Int(try await ServeCommandTests.waitFor(#"embedded CMCC sandbox on http://127\.0\.0\.1:(\d+)"#, in: "\(directory)/err.log")) : nil
+        return (child, try #require(Int(api)), sandbox)
+    }
+
+    static func exchange(_ http: CurlHTTPClient, api: Int, sandbox: Int, apiKey: String) async throws -> Int {
+        let mint = try await http.send(.init(
+            method: .post, url: "http://127.0.0.1:\(sandbox)/sandbox/tokens", headers: [("Content-Type", "application/json")],
+            body: Array(#"{"appId":"\#(app)","phoneNumber":"13800138000"}"#.utf8), timeoutMs: 15_000))
+        let token = try #require((try JSONSerialization.jsonObject(with: Data(mint.body)) as? [String: Any])?["token"] as? String)
+        let answer = try await http.send(.init(
+            method: .post, url: "http://127.0.0.1:\(api)/v1/phone-number",
+            headers: [("Authorization", "Bearer \(apiKey)"), ("Content-Type", "application/json")],
+            body: Array(#"{"appId":"\#(app)","token":"\#(token)"}"#.utf8), timeoutMs: 15_000))
+        return answer.status
+    }
+
+    @Test("SIGTERM under steady load: /readyz 503 at once, zero failed requests while draining, in-flight carrier calls complete, exit 0")
+    func drainUnderLoad() async throws {
+        let directory = try await ProcessRunner.temporaryDirectory()
+        let apiKey = "drain-test-key"
+        let hash = Hex.lowercase(try Digest.sha256(Array(apiKey.utf8)))
+        let (child, api, sandboxPort) = try await Self.serve("""
+            server: {host: 127.0.0.1, port: 0, drainSeconds: 4, shutdownTimeoutSeconds: 10}
+            log: {level: info, format: json}
+            apps:
+              - {appId: "\(Self.app)", provider: cmcc, signMode: md5, secret: "DRAINsecret0123456789ABCDEF01234"}
+            clients:
+              - {id: load, apiKeySHA256: "\(hash)", apps: ["\(Self.app)"]}
+            sandbox: {enabled: true, host: 127.0.0.1, port: 0, keyDirectory: "\(directory)/keys"}
+            audit: {path: "\(directory)/audit/audit.jsonl"}
+            """, in: directory)
+        defer { child.terminate(grace: 0) }
+        let sandbox = try #require(sandboxPort)
+        let http = CurlHTTPClient()
+        let timeline = Timeline()
+        let drainMs = 4_000
+        let stopIssuingAfterTermMs = 2_500  // the load balancer has taken the instance out by then
+
+        let outcomes = try await withThrowingTaskGroup(of: [Outcome].self) { group in
+            for _ in 0..<24 {
+                group.addTask {
+                    var mine: [Outcome] = []
+                    while timeline.sinceTerm() < stopIssuingAfterTermMs {
+                        let sent = timeline.sinceTerm()
+                        do {
+                            let status = try await Self.exchange(http, api: api, sandbox: sandbox, apiKey: apiKey)
+                            mine.append(Outcome(sentAfterTermMs: sent, finishedAfterTermMs: timeline.sinceTerm(), status: status))
+                        } catch {
+                            mine.append(Outcome(sentAfterTermMs: sent, finishedAfterTermMs: timeline.sinceTerm(), error: "\(error)"))
+                        }
+                    }
+                    return mine
+                }
+            }
+            // Steady load first; then SIGTERM; then make the carrier slow (2.5 s), so the requests
+            // sent late in the drain are still at the carrier when it ends and the listener closes.
+            try await Task.sleep(for: .seconds(1))
+            timeline.markTerm()
+            child.send(SIGTERM)
+            try await Task.sleep(for: .milliseconds(300))
+            let ready = try await http.send(.init(url: "http://127.0.0.1:\(api)/readyz"))
+            #expect(ready.status == 503 && String(decoding: ready.body, as: UTF8.self).contains("shutting down"))
+            try await Task.sleep(for: .milliseconds(1_200))
+            _ = try await http.send(.init(
+                method: .put, url: "http://127.0.0.1:\(sandbox)/sandbox/faults", headers: [("Content-Type", "application/json")],
+                body: Array(#"{"fault":"none","latencyMs":2500}"#.utf8)))
+            return try await group.reduce(into: []) { $0 += $1 }
+        }
+        let status = await child.exitStatus()
+        await http.shutdown(gracePeriodMs: 0)
+
+        let failed = outcomes.filter { $0.status != 200 }
+        #expect(failed.isEmpty, "\(failed.count) of \(outcomes.count) requests failed: \(failed.prefix(5))")
+        #expect(outcomes.filter { $0.sentAfterTermMs < 0 }.count >= 20, "too little load before SIGTERM: \(outcomes.count) requests")
+        #expect(outcomes.contains { $0.sentAfterTermMs >= 0 }, "no request was sent during the drain period")
+        // Sent after the carrier turned slow: still at the carrier when the drain period ended.
+        #expect(outcomes.contains { $0.sentAfterTermMs < drainMs && $0.finishedAfterTermMs > drainMs && $0.status == 200 },
+                "no request in flight at the end of the drain completed: \(outcomes.map { ($0.sentAfterTermMs, $0.finishedAfterTermMs) }.suffix(10))")
+        #expect(status == 0)
+        let log = (try? String(contentsOfFile: "\(directory)/out.log", encoding: .utf8)) ?? ""
+        #expect(log.contains("drain period over") && log.contains(#""msg":"stopped""#), "\(log.suffix(1500))")
+    }
+}
+
+
+extension ServeLifecycleTests {
+    @Test("SIGHUP after a secret rotation: later requests use the new secret; an invalid file is rejected and service continues")
+    func sighupReload() async throws {
+        let directory = try await ProcessRunner.temporaryDirectory()
+        let (old, new) = ("OLDsecret0123456789ABCDEF0123456", "NEWsecret0123456789ABCDEF0123456")
+        let carrier = CarrierSandbox(configuration: SandboxConfiguration(apps: [SandboxApp(appId: Self.app, md5Secret: old)]))
+        let port = try await carrier.start()
+        try old.write(toFile: "\(directory)/secret", atomically: true, encoding: .utf8)
+        let apiKey = "sighup-test-key"
+        let hash = Hex.lowercase(try Digest.sha256(Array(apiKey.utf8)))
+        let yaml = """
+            server: {host: 127.0.0.1, port: 0, drainSeconds: 0}
+            log: {level: info, format: json}
+            providers: {cmcc: {baseURLs: ["http://127.0.0.1:\(port)"]}}
+            apps:
+              - {appId: "\(Self.app)", provider: cmcc, signMode: md5, secret: "file:\(directory)/secret"}
+            clients:
+              - {id: ops, apiKeySHA256: "\(hash)", apps: ["\(Self.app)"]}
+            sandbox: {enabled: false}
+            audit: {path: "\(directory)/audit/audit.jsonl"}
+            """
+        let (child, api, _) = try await Self.serve(yaml, in: directory)
+        defer { child.terminate(grace: 0) }
+        let http = CurlHTTPClient()
+        func exchange() async throws -> (Int, String) {
+            let token = try carrier.mintToken(appId: Self.app, phoneNumber: "13800138000")
+            let answer = try await http.send(.init(
+                method: .post, url: "http://127.0.0.1:\(api)/v1/phone-number",
+                headers: [("Authorization", "Bearer \(apiKey)"), ("Content-Type", "application/json")],
+                body: Array(#"{"appId":"\#(Self.app)","token":"\#(token)"}"#.utf8), timeoutMs: 10_000))
+            return (answer.status, String(decoding: answer.body, as: UTF8.self))
+        }
+        func waitForLog(_ text: String, count: Int) async throws {
+            for _ in 0..<200 {
+                let log = (try? String(contentsOfFile: "\(directory)/out.log", encoding: .utf8)) ?? ""
+                if log.components(separatedBy: text).count - 1 >= count { return }
+                try await Task.sleep(for: .milliseconds(50))
+            }
+            Issue.record("'\(text)' did not appear \(count) times in the log")
+        }
+        #expect(try await exchange().0 == 200)
+
+        // The carrier console and the secret file get the new secret; the running config still signs with the old one.
+        carrier.replaceApps([SandboxApp(appId: Self.app, md5Secret: new)])
+        try new.write(toFile: "\(directory)/secret", atomically: true, encoding: .utf8)
+        #expect(try await exchange().1.contains("signature_rejected"))
+        child.send(SIGHUP)
+        try await waitForLog(#""msg":"configuration reloaded""#, count: 1)
+        #expect(try await exchange().0 == 200)
+
+        // An invalid file is rejected with a log line; the running configuration keeps serving.
+        try (yaml + "\nservr: {}\n").write(toFile: "\(directory)/passgate.yaml", atomically: true, encoding: .utf8)
+        child.send(SIGHUP)
+        try await waitForLog("configuration reload rejected", count: 1)
+        #expect(try await exchange().0 == 200)
+        #expect(child.isRunning)
+
+        child.send(SIGTERM)
+        #expect(await child.exitStatus() == 0)
+        await http.shutdown(gracePeriodMs: 0)
+        await carrier.shutdown()
+        let log = (try? String(contentsOfFile: "\(directory)/out.log", encoding: .utf8)) ?? ""
+        #expect(!log.contains(new) && !log.contains(old), "a secret reached the log")
+    }
+}
+
+/// When SIGTERM was sent, shared by the load workers.
+final class Timeline: Sendable {
+    private let clock = ContinuousClock()
+    private let term = Mutex<ContinuousClock.Instant?>(nil)
+
+    func markTerm() { term.withLock { $0 = clock.now } }
+
+    /// Milliseconds since SIGTERM; -1 before it.
+    func sinceTerm() -> Int {
+        guard let term = term.withLock({ $0 }) else { return -1 }
+        let elapsed = clock.now - term
+        return Int(elapsed.components.seconds * 1000 + elapsed.components.attoseconds / 1_000_000_000_000_000)
+    }
+}

@@ -1,0 +1,98 @@
+"""Starting and stopping the sandbox and Passgate processes, and reading their /proc figures."""
+
+import os
+import signal
+import subprocess
+import time
+import urllib.error
+import urllib.request
+
+CLOCK_TICKS = os.sysconf("SC_CLK_TCK")
+
+
+def cpu_seconds(pid):
+    """utime + stime of `pid` from /proc/PID/stat, in seconds."""
+    with open(f"/proc/{pid}/stat") as stat:
+        fields = stat.read().rsplit(")", 1)[1].split()
+    # After the command name: state is field 3, so utime (14) and stime (15) are at 11 and 12.
+    return (int(fields[11]) + int(fields[12])) / CLOCK_TICKS
+
+
+def status_kb(pid, key):
+    """A `kB` line of /proc/PID/status (VmRSS, VmHWM) in kB."""
+    with open(f"/proc/{pid}/status") as status:
+        for line in status:
+            if line.startswith(key + ":"):
+                return int(line.split()[1])
+    return 0
+
+
+def _get(url, timeout=1.0):
+    try:
+        with urllib.request.urlopen(url, timeout=timeout) as response:
+            return response.status
+    except urllib.error.HTTPError as error:
+        return error.code
+    except (urllib.error.URLError, OSError):
+        return None
+
+
+class Process:
+    """One child process (own session, so a Ctrl-C to the harness does not hit it first)."""
+
+    def __init__(self, name, argv, log_dir, keep_stdout=False):
+        self.name = name
+        stdout_path = os.path.join(log_dir, f"{name}.stdout") if keep_stdout else os.devnull
+        self.stderr_path = os.path.join(log_dir, f"{name}.stderr")
+        self._stdout = open(stdout_path, "ab")
+        self._stderr = open(self.stderr_path, "ab")
+        self.started = time.monotonic()
+        self.popen = subprocess.Popen(argv, stdout=self._stdout, stderr=self._stderr, stdin=subprocess.DEVNULL,
+                                      start_new_session=True)
+        self.pid = self.popen.pid
+
+    def wait_ready(self, url, timeout=30.0):
+        """Polls `url` until it answers 200; returns the seconds since the process was spawned."""
+        deadline = self.started + timeout
+        while time.monotonic() < deadline:
+            if self.popen.poll() is not None:
+                raise RuntimeError(f"{self.name} exited with {self.popen.returncode} before it was ready; "
+                                   f"see {self.stderr_path}:\n{self.stderr_tail()}")
+            if _get(url, timeout=0.5) == 200:
+                return time.monotonic() - self.started
+            time.sleep(0.005)
+        raise RuntimeError(f"{self.name} was not ready at {url} within {timeout:.0f}s; see {self.stderr_path}")
+
+    def stderr_tail(self, lines=20):
+        try:
+            with open(self.stderr_path, errors="replace") as handle:
+                return "".join(handle.readlines()[-lines:])
+        except OSError:
+            return ""
+
+    def stop(self, timeout=15.0):
+        """SIGTERM, then SIGKILL after `timeout` seconds. Only this child, by its own pid."""
+        if self.popen.poll() is None:
+            self.popen.send_signal(signal.SIGTERM)
+            try:
+                self.popen.wait(timeout=timeout)
+            except subprocess.TimeoutExpired:
+                self.popen.kill()
+                self.popen.wait()
+        self._stdout.close()
+        self._stderr.close()
+        return self.popen.returncode
+
+
+def start_sandbox(binary, settings, latency_ms, log_dir):
+    process = Process("sandbox", [binary, "sandbox", "--config", settings["config"], "--port",
+                                  str(settings["sandbox_port"]), "--bench", "--latency-ms", str(latency_ms)], log_dir)
+    process.wait_ready(f"http://127.0.0.1:{settings['sandbox_port']}/sandbox/stats")
+    return process
+
+
+def start_passgate(binary, settings, log_dir, keep_logs=False):
+    """Returns the process and its start-up time (spawn to the first 200 from /readyz)."""
+    process = Process("passgate", [binary, "serve", "--config", settings["config"]], log_dir, keep_stdout=keep_logs)
+    ready = process.wait_ready(f"http://127.0.0.1:{settings['api_port']}/readyz")
+    return process, ready

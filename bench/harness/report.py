@@ -1,0 +1,340 @@
+"""The table, the targets, the plots and bench/RESULTS.md; and the perf profile helpers."""
+
+import os
+import signal
+import subprocess
+
+from . import machine
+
+OP_TITLES = {"md5": "MD5 mode, POST /v1/phone-number", "rsa": "RSA mode (2048-bit), POST /v1/phone-number",
+             "verify": "number verification, POST /v1/phone-number/verify"}
+
+
+def _ms(microseconds):
+    return microseconds / 1000.0
+
+
+def _fmt(value, digits=2):
+    if value is None:
+        return "-"
+    return f"{value:.{digits}f}"
+
+
+def _ratio(numerator, denominator):
+    if not numerator or not denominator:
+        return None
+    return numerator / denominator
+
+
+def _pct(value):
+    return "-" if value is None else f"{value * 100:.0f}%"
+
+
+def derived(document, record):
+    """Added latency and ratios of a Passgate scenario against the references of the same run."""
+    results = document["results"]
+    op, connections, latency = record["op"], record["connections"], record["latencyMs"]
+    upstream = results.get(f"upstream-{op}-c{connections}-l{latency}")
+    healthz = results.get(f"healthz-c{connections}")
+    values = {
+        "addedP50Ms": _ms(record["p50"] - upstream["p50"]) if upstream else None,
+        "addedP99Ms": _ms(record["p99"] - upstream["p99"]) if upstream else None,
+        "vsUpstream": _ratio(record["rps"], upstream["rps"]) if upstream else None,
+        "vsHealthz": _ratio(record["rps"], healthz["rps"]) if healthz else None,
+        "vsRsaCeiling": _ratio(record["rps"], document["rsa"]["rsa_ceiling_req_per_s"]) if op == "rsa" else None,
+    }
+    return values
+
+
+def _passgate_rows(document):
+    return [record for record in document["results"].values() if record["kind"] == "passgate"]
+
+
+def table(document):
+    """The one table: every Passgate scenario with its ratios, then the references."""
+    lines = [
+        "| scenario | req/s | p50 ms | p99 ms | p99.9 ms | added p50 ms | CPU-s / 1k req | peak RSS MB | errors "
+        "| vs upstream | vs /healthz | vs RSA ceiling |",
+        "|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|",
+    ]
+    for record in _passgate_rows(document):
+        extra = derived(document, record)
+        lines.append(
+            f"| {record['name']} | {record['rps']:.0f} | {_fmt(_ms(record['p50']))} | {_fmt(_ms(record['p99']))} "
+            f"| {_fmt(_ms(record['p999']))} | {_fmt(extra['addedP50Ms'])} | {_fmt(record.get('cpuPer1k'), 3)} "
+            f"| {_fmt(record.get('peakRssKb', 0) / 1024, 1)} | {record['errors']} | {_pct(extra['vsUpstream'])} "
+            f"| {_pct(extra['vsHealthz'])} | {_pct(extra['vsRsaCeiling'])} |")
+    lines += ["", "References (same run):", "",
+              "| reference | req/s | p50 ms | p99 ms | p99.9 ms | errors | Passgate CPU-s / 1k | sandbox CPU-s / 1k |",
+              "|---|--:|--:|--:|--:|--:|--:|--:|"]
+    for record in document["results"].values():
+        if record["kind"] == "passgate":
+            continue
+        lines.append(
+            f"| {record['name']} | {record['rps']:.0f} | {_fmt(_ms(record['p50']))} | {_fmt(_ms(record['p99']))} "
+            f"| {_fmt(_ms(record['p999']))} | {record['errors']} | {_fmt(record.get('cpuPer1k'), 3)} "
+            f"| {_fmt(record.get('sandboxCpuPer1k'), 3)} |")
+    rsa = document["rsa"]
+    lines.append(f"| openssl speed rsa2048 | {rsa['sign_per_s_all_cores']:.0f} sign/s on {rsa['cores']} cores "
+                 f"({rsa['sign_per_s_1core']:.0f} on one) | RSA ceiling = {rsa['rsa_ceiling_req_per_s']:.0f} req/s "
+                 "(sign + decrypt per request) | | | | | |")
+    return "\n".join(lines)
+
+
+def cpu_budget(record, cores):
+    """CPU milliseconds per request of Passgate, the sandbox and wrk, and the throughput they allow."""
+    parts = [record.get("cpuPer1k") or 0.0, record.get("sandboxCpuPer1k") or 0.0, record.get("wrkCpuPer1k") or 0.0]
+    total = sum(parts)
+    return parts, total, (cores * 1000.0 / total if total > 0 else None)
+
+
+def budget_table(document):
+    """Where the CPU goes per request: the bound it sets on throughput when the cores are ours."""
+    cores = document["machine"]["nproc"]
+    lines = ["| run | Passgate ms | sandbox ms | wrk ms | total CPU ms / req | CPU bound req/s | measured | measured / bound |",
+             "|---|--:|--:|--:|--:|--:|--:|--:|"]
+    for record in document["results"].values():
+        parts, total, bound = cpu_budget(record, cores)
+        lines.append(f"| {record['name']} | {_fmt(parts[0], 3)} | {_fmt(parts[1], 3)} | {_fmt(parts[2], 3)} | {_fmt(total, 3)} "
+                     f"| {_fmt(bound, 0)} | {record['rps']:.0f} | {_pct(_ratio(record['rps'], bound))} |")
+    return "\n".join(lines)
+
+
+def targets(document):
+    """Each target of issue 6 with the measured value and met / not met (or not measured)."""
+    results = document["results"]
+    rows = []
+
+    def add(target, measured, met):
+        rows.append((target, measured, "met" if met else ("not measured" if met is None else "**not met**")))
+
+    md5 = results.get("md5-c64-l0")
+    if md5:
+        extra = derived(document, md5)
+        add("MD5, 64 conn, 0 ms: throughput >= 45% of the upstream ceiling", _pct(extra["vsUpstream"]),
+            None if extra["vsUpstream"] is None else extra["vsUpstream"] >= 0.45)
+        upstream = results.get("upstream-md5-c64-l0")
+        if upstream:
+            cores = document["machine"]["nproc"]
+            _, own, own_bound = cpu_budget(md5, cores)
+            _, theirs, their_bound = cpu_budget(upstream, cores)
+            if own_bound and their_bound:
+                rows.append(("(bound) the same ratio from CPU per request alone: sandbox + wrk vs Passgate + sandbox + wrk",
+                             f"{_pct(own_bound / their_bound)} ({theirs:.3f} vs {own:.3f} CPU ms per request)", "for reference"))
+        add("MD5, 64 conn, 0 ms: added p50 < 1 ms", f"{_fmt(extra['addedP50Ms'])} ms",
+            None if extra["addedP50Ms"] is None else extra["addedP50Ms"] < 1.0)
+        add("MD5, 64 conn, 0 ms: p99 < 5 ms", f"{_fmt(_ms(md5['p99']))} ms", _ms(md5["p99"]) < 5.0)
+    else:
+        add("MD5, 64 conn, 0 ms (three targets)", "-", None)
+    ceiling = document["rsa"]["rsa_ceiling_req_per_s"]
+    rsa_runs = [record for name, record in results.items() if name in ("rsa-c64-l0", "rsa-c1024-l0")]
+    if rsa_runs:
+        best = max(rsa_runs, key=lambda record: record["rps"])
+        add(f"RSA: >= 80% of the RSA ceiling ({ceiling:.0f} req/s = openssl sign/s x cores / 2)",
+            f"{best['rps']:.0f} req/s = {_pct(best['rps'] / ceiling)} ({best['name']})", best["rps"] >= 0.8 * ceiling)
+        cores = document["machine"]["nproc"]
+        parts, total, bound = cpu_budget(best, cores)
+        rsa_ms = 2000.0 / document["rsa"]["sign_per_s_1core"]
+        if bound:
+            rows.append(("(bound) throughput the CPU per request allows: Passgate + sandbox + wrk on the same cores",
+                         f"{bound:.0f} req/s = {_pct(bound / ceiling)} of the ceiling ({total:.3f} CPU ms per request, of which "
+                         f"{rsa_ms:.3f} ms are the two private-key operations at openssl's speed)", "for reference"))
+    else:
+        add("RSA: >= 80% of the RSA ceiling", "-", None)
+    for op in ("md5", "rsa", "verify"):
+        record = results.get(f"{op}-c1024-l200")
+        if not record:
+            continue
+        cpu_limit = results.get(f"{op}-c1024-l0")
+        bound = 1024 / 0.2
+        label = "1,024/0.2 s"
+        if cpu_limit and cpu_limit["rps"] < bound:
+            bound, label = cpu_limit["rps"], f"the CPU limit ({op}-c1024-l0)"
+        add(f"{op}, 1,024 conn, 200 ms: zero errors", str(record["errors"]), record["errors"] == 0)
+        add(f"{op}, 1,024 conn, 200 ms: >= 90% of min(1,024/0.2 s, CPU limit)",
+            f"{record['rps']:.0f} req/s = {_pct(record['rps'] / bound)} of {bound:.0f} ({label})",
+            record["rps"] >= 0.9 * bound)
+        add(f"{op}, 1,024 conn, 200 ms: peak RSS < 256 MB", f"{record['peakRssKb'] / 1024:.1f} MB",
+            record["peakRssKb"] < 256 * 1024)
+    startups = document["startups"]
+    if startups:
+        worst_idle = max(rss for _, rss in startups)
+        worst_start = max(seconds for seconds, _ in startups)
+        median_start = sorted(seconds for seconds, _ in startups)[len(startups) // 2]
+        add("idle RSS < 40 MB", f"{worst_idle / 1024:.1f} MB (largest of {len(startups)} starts)", worst_idle < 40 * 1024)
+        add("start-up to ready < 1 s", f"{worst_start * 1000:.0f} ms slowest, {median_start * 1000:.0f} ms median "
+            f"of {len(startups)} starts", worst_start < 1.0)
+    lines = ["| target | measured | |", "|---|---|---|"]
+    lines += [f"| {target} | {measured} | {verdict} |" for target, measured, verdict in rows]
+    return "\n".join(lines)
+
+
+def plots(document, directory):
+    """One latency-distribution PNG per mode; returns {op: file name}."""
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    from matplotlib.ticker import FixedLocator, FixedFormatter
+
+    os.makedirs(directory, exist_ok=True)
+    results = document["results"]
+    colors = {1: "tab:blue", 64: "tab:orange", 1024: "tab:green"}
+    written = {}
+    for op in ("md5", "rsa", "verify"):
+        if not any(record["kind"] == "passgate" and record["op"] == op for record in results.values()):
+            continue
+        figure, axes = plt.subplots(1, 2, figsize=(12, 4.8), sharey=False)
+        for axis, latency in zip(axes, (0, 200)):
+            for connections in (1, 64, 1024):
+                for kind, style in (("passgate", "-"), ("upstream", "--")):
+                    name = (f"{op}-c{connections}-l{latency}" if kind == "passgate"
+                            else f"upstream-{op}-c{connections}-l{latency}")
+                    record = results.get(name)
+                    if not record:
+                        continue
+                    points = [(p, v) for p, v in record["percentiles"] if p < 100]
+                    xs = [1.0 / (1.0 - p / 100.0) for p, _ in points]
+                    ys = [max(v, 1) / 1000.0 for _, v in points]
+                    label = f"{'Passgate' if kind == 'passgate' else 'sandbox alone'}, {connections} conn"
+                    axis.plot(xs, ys, style, color=colors[connections], label=label, linewidth=1.6)
+            axis.set_xscale("log")
+            axis.set_yscale("log")
+            ticks = [1, 2, 10, 100, 1000, 10000]
+            axis.xaxis.set_major_locator(FixedLocator(ticks))
+            axis.xaxis.set_major_formatter(FixedFormatter(["0%", "50%", "90%", "99%", "99.9%", "99.99%"]))
+            axis.xaxis.set_minor_locator(FixedLocator([]))
+            axis.set_xlim(1, 10000)
+            axis.set_xlabel("percentile")
+            axis.set_ylabel("latency (ms, log)")
+            axis.set_title(f"sandbox latency {latency} ms")
+            axis.grid(True, which="both", alpha=0.3)
+            if axis.lines:
+                axis.legend(fontsize=8)
+        figure.suptitle(f"Latency distribution: {OP_TITLES[op]} (wrk; dashed: the sandbox alone)")
+        figure.tight_layout()
+        name = f"latency-{op}.png"
+        figure.savefig(os.path.join(directory, name), dpi=90)
+        plt.close(figure)
+        written[op] = name
+    return written
+
+
+def write_results(document, bench_dir):
+    """Regenerates bench/RESULTS.md (and bench/plots/) from `document`; bench/PROFILE.md is included as is."""
+    info = document["machine"]
+    written = plots(document, os.path.join(bench_dir, "plots"))
+    profile_path = os.path.join(bench_dir, "PROFILE.md")
+    profile = open(profile_path).read().strip() if os.path.exists(profile_path) else "_(bench/PROFILE.md is missing)_"
+    rsa = document["rsa"]
+    subset = "" if not document["quick"] else " (**--quick**: a subset, 3 s runs; numbers are a smoke check only)"
+    parts = [
+        "# Benchmark results",
+        "",
+        "<!-- Generated by bench/run: everything above the Profile section is rewritten on every run; "
+        "edit bench/PROFILE.md for the Profile and Findings. -->",
+        "",
+        f"Run `{document['argv']}` on {info['date']}{subset}: {document['durationS']} s per scenario after a "
+        f"{document['warmupS']} s warm-up; the whole run took {info.get('elapsedS', 0) / 60:.1f} min.",
+        "",
+        "## Machine",
+        "",
+        f"- CPU: {info['cpu']}, `nproc` = {info['nproc']}; memory {info['memory']}; kernel {info['kernel']}",
+        f"- load average at start: {' '.join(info['loadavg_start'])}; at the end: {' '.join(info.get('loadavg_end', []))} "
+        "(the machine is shared: absolute figures are noisy, the ratios use references from the same run)",
+        f"- {info['swift']}; {info['openssl']}; {info['wrk']}; commit {info['commit']}",
+        "- wrk, the sandbox and Passgate all share these cores; nothing is pinned.",
+        "",
+        "## Results",
+        "",
+        "Scenario names: `OP-cCONNECTIONS-lSANDBOX_LATENCY_MS`. Latencies are wrk's, from the client. "
+        "*added p50* = Passgate's p50 minus the sandbox's own p50 under the same load (the matching upstream run). "
+        "*CPU-s / 1k req*: utime + stime of the Passgate process over the measured run. *errors*: non-2xx, 2xx "
+        "answers without the expected result, and socket errors (connect, read, write, timeout). *vs upstream*: "
+        "throughput against the same load sent straight to the sandbox; *vs /healthz*: against Passgate's own "
+        "`/healthz` (the cost floor); *vs RSA ceiling*: against openssl's sign/s x cores / 2.",
+        "",
+        table(document),
+        "",
+        "## Targets",
+        "",
+        targets(document),
+        "",
+        "## CPU per request",
+        "",
+        "CPU time of each process over the measured run divided by the requests served (utime + stime from "
+        "/proc for Passgate and the sandbox, wrk's rusage). With every core busy, throughput cannot exceed "
+        "cores / total; *measured / bound* below 100% means the run did not get the cores to itself (other "
+        "load on the machine) or waited on something else (the 200 ms sandbox latency, a single connection).",
+        "",
+        budget_table(document),
+        "",
+        "## Latency distributions",
+        "",
+    ]
+    for op, name in written.items():
+        parts += [f"![{OP_TITLES[op]}](plots/{name})", ""]
+    parts += [
+        "## How it was measured",
+        "",
+        "- `bench/run` builds `swift build -c release --scratch-path .build-release`, generates a config in a "
+        "temporary directory (2048-bit RSA key, secrets as `file:` references, the embedded sandbox off, the "
+        f"`cmcc` provider at the sandbox's loopback port, `maxConcurrentCalls: {document['maxConcurrentCalls']}`, "
+        f"one client without a rate limit, JSON logs at {document.get('logLevel', 'info')} to /dev/null) and, for every run, starts a fresh "
+        "`passgate sandbox --bench --latency-ms N` and a fresh `passgate serve` from that same file, so both hold "
+        "the same app credentials.",
+        "- Before each run the harness mints fresh tokens with the sandbox's bench-mode batch minting and writes "
+        "one request body per token, dealt to the wrk threads (`bench/lua/load.lua`): no token, msgid or replay "
+        "key repeats. Requests straight to the sandbox (the upstream reference) carry a unique msgid, a current "
+        "Beijing timestamp and a real MD5 / HMAC-SHA256 / SHA256withRSA sign computed by the harness; the "
+        "sandbox verifies every one and encrypts every RSA reply. A pool is sized from the warm-up rate; if it "
+        "runs out, the run is repeated with a larger one.",
+        f"- Upstream RSA reference runs last at most {3} s: each of their requests needs an RSA signature made by "
+        "the harness beforehand.",
+        f"- RSA ceiling: `openssl speed -multi {rsa['cores']} rsa2048` sign/s / 2 (one private-key sign and one "
+        "private-key decrypt per RSA request).",
+        "- The CPU limit for the 1,024-connection / 200 ms target is Passgate's own throughput at 1,024 "
+        "connections with a 0 ms sandbox in the same mode and run.",
+        "- Raw figures (every percentile, CPU, RSS, load average per run): `bench/out/latest.json` (git-ignored).",
+        "",
+        "Rerun: `bench/run` (about 12 minutes; `--quick` for a smoke check, `--scenarios 'md5-*'`, `--duration 20`, "
+        "`--profile` to also record a perf profile, `--help` for the rest). See bench/README.md.",
+        "",
+        profile,
+        "",
+    ]
+    with open(os.path.join(bench_dir, "RESULTS.md"), "w") as handle:
+        handle.write("\n".join(parts))
+
+
+# --- perf ------------------------------------------------------------------------------------------
+
+def start_perf(pid, directory):
+    os.makedirs(directory, exist_ok=True)
+    data = os.path.join(directory, "perf.data")
+    machine.log(f"  perf record -g -p {pid} -> {data}")
+    return subprocess.Popen(["perf", "record", "-F", "999", "-g", "-p", str(pid), "-o", data],
+                            stdout=subprocess.DEVNULL, stderr=open(os.path.join(directory, "perf-record.log"), "w"))
+
+
+def stop_perf(process):
+    process.send_signal(signal.SIGINT)
+    process.wait(timeout=60)
+
+
+def summarize_perf(directory):
+    """Self and inclusive cost by symbol (Swift names demangled) into DIRECTORY/*.txt."""
+    data = os.path.join(directory, "perf.data")
+    if not os.path.exists(data):
+        return
+    demangle = ["swift-demangle", "--simplified"]
+    for name, extra in (("self", ["--no-children"]), ("inclusive", ["--children"])):
+        report = subprocess.run(["perf", "report", "-i", data, "--stdio", "--sort", "symbol", "--percent-limit", "0.3",
+                                 "-g", "none"] + extra, capture_output=True, text=True).stdout
+        demangled = subprocess.run(demangle, input=report, capture_output=True, text=True).stdout or report
+        with open(os.path.join(directory, f"{name}.txt"), "w") as handle:
+            handle.write(demangled)
+    dso = subprocess.run(["perf", "report", "-i", data, "--stdio", "--sort", "dso", "--no-children"],
+                         capture_output=True, text=True).stdout
+    with open(os.path.join(directory, "dso.txt"), "w") as handle:
+        handle.write(dso)
+    machine.log(f"perf summaries in {directory}: self.txt, inclusive.txt, dso.txt")
