@@ -7,7 +7,7 @@ public struct PassgateCommand: AsyncParsableCommand {
         commandName: "passgate",
         abstract: "Carrier one-click-login gateway: exchange SDK tokens for phone numbers.",
         discussion: """
-            Exit codes: 0 success, 64 bad arguments, 65 malformed input (key, ciphertext), 78 invalid configuration, \
+            Exit codes: 0 success, 1 probe: the instance answered other than 2xx, 64 bad arguments, 65 malformed input (key, ciphertext), 78 invalid configuration, \
             66 unreadable file or unset variable, 73 cannot write output.
             """,
         subcommands: [

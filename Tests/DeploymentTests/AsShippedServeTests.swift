@@ -45,7 +45,8 @@ struct AsShippedServeTests {
             // PASSGATE_SERVER_PORT as it would in a container started with that override.
             var healthy: SubprocessResult?
             for _ in 0..<300 where server.isRunning {
-                let result = try await Subprocess.run(healthcheck[0], Array(healthcheck.dropFirst()), environment: ["PASSGATE_SERVER_PORT": String(port)])
+                let result = try await Subprocess.run(
+                    healthcheck[0], Array(healthcheck.dropFirst()), environment: ["PASSGATE_SERVER_PORT": String(port)])
                 if result.status == 0 { healthy = result; break }
                 // An HTTP answer that is not 2xx will not change by waiting (only "not listening yet" will).
                 if result.stderrText.range(of: #": [0-9]{3}"#, options: .regularExpression) != nil {

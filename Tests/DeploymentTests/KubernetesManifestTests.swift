@@ -1,6 +1,5 @@
 import Foundation
 import PassgateServer
-import PassgateTestSupport
 import Testing
 import Yams
 
@@ -50,7 +49,8 @@ struct KubernetesManifestTests {
         // The pod mounts exactly these objects where the configuration expects them.
         let (pod, container) = try Kubernetes.apiPod()
         let volumes = Dictionary(try pod.maps("volumes").map { (try $0.string("name"), $0) }, uniquingKeysWith: { $1 })
-        let mounts = Dictionary(try container.maps("volumeMounts").map { (try $0.string("mountPath"), try $0.string("name")) }, uniquingKeysWith: { $1 })
+        let mounts = Dictionary(
+            try container.maps("volumeMounts").map { (try $0.string("mountPath"), try $0.string("name")) }, uniquingKeysWith: { $1 })
         let configVolumeName = try #require(mounts["/etc/passgate"])
         let configVolume = try #require(volumes[configVolumeName])
         #expect(try configVolume.map("configMap").string("name") == "passgate-config")
@@ -153,7 +153,8 @@ struct KubernetesManifestTests {
         // Secret files are root-owned; the process (runAsUser) reads them through fsGroup's group bits.
         let podContext = try pod.map("securityContext")
         let secretMode = try #require(volumes["secrets"]).map("secret").int("defaultMode")
-        #expect(podContext.has("fsGroup") && secretMode & 0o040 != 0, "secret files must be readable by the pod's fsGroup (defaultMode \(String(secretMode, radix: 8)))")
+        #expect(podContext.has("fsGroup") && secretMode & 0o040 != 0,
+                "secret files must be readable by the pod's fsGroup (defaultMode \(String(secretMode, radix: 8)))")
         #expect(secretMode & 0o007 == 0, "secret files must not be world-readable")
     }
 
@@ -186,7 +187,8 @@ struct KubernetesManifestTests {
         let url = try state.string("redisURL")
         let service = try Kubernetes.object("Service", "passgate-redis")
         let port = try #require(try service.map("spec").maps("ports").first).int("port")
-        #expect(url.hasPrefix("redis://\(try service.map("metadata").string("name")):\(port)/"), "state.redisURL \(url) must name the passgate-redis Service")
+        let serviceName = try service.map("metadata").string("name")
+        #expect(url.hasPrefix("redis://\(serviceName):\(port)/"), "state.redisURL \(url) must name the passgate-redis Service")
         #expect(try Repository.configuration().map("sandbox").bool("enabled") == false)
 
         let redisLabels = try Kubernetes.object("Deployment", "passgate-redis").map("spec").map("template").map("metadata").labels("labels")
@@ -195,33 +197,6 @@ struct KubernetesManifestTests {
         #expect(try policy.map("podSelector").labels("matchLabels") == redisLabels)
         let from = try #require(try policy.maps("ingress").first).maps("from")
         #expect(try from.map { try $0.map("podSelector").labels("matchLabels") } == [apiLabels])
-    }
-
-    @Test("kubectl kustomize renders the directory, with hashed ConfigMap and Secret names wired into the pod",
-          .enabled(if: Binaries.find("kubectl") != nil, "kubectl is not installed"))
-    func kustomizeRenders() async throws {
-        let work = FileManager.default.temporaryDirectory.appendingPathComponent("passgate-kustomize-\(UUID().uuidString)").path
-        defer { try? FileManager.default.removeItem(atPath: work) }
-        try FileManager.default.copyItem(atPath: Repository.path(Kubernetes.directory), toPath: work)
-        for name in ShippedConfiguration.secretNames(in: try Repository.text(Repository.configurationFile)) {
-            try "not-a-real-secret\n".write(toFile: "\(work)/secrets/\(name)", atomically: true, encoding: .utf8)
-        }
-        let result = try await Subprocess.run(try #require(Binaries.find("kubectl")), ["kustomize", work])
-        try #require(result.status == 0, "kubectl kustomize failed: \(result.stderrText)")
-
-        var documents = try Yams.load_all(yaml: result.stdoutText)
-        var objects: [Manifest] = []
-        while let document = documents.next() { objects.append(Manifest(file: "rendered", object: try YAMLMap(document, at: "rendered"))) }
-        let configMap = try #require(objects.first { $0.kind == "ConfigMap" })
-        let secret = try #require(objects.first { $0.kind == "Secret" })
-        #expect(configMap.name.hasPrefix("passgate-config-") && secret.name.hasPrefix("passgate-secrets-"))
-        #expect(try configMap.object.map("data").string("passgate.yaml") == Repository.text(Repository.configurationFile))
-        let pod = try #require(objects.first { $0.kind == "Deployment" && $0.name == "passgate" }).object.map("spec").map("template").map("spec")
-        let volumes = try pod.maps("volumes")
-        let configMaps = volumes.compactMap { try? $0.map("configMap").string("name") }
-        let secretNames = volumes.compactMap { try? $0.map("secret").string("secretName") }
-        #expect(configMaps == [configMap.name] && secretNames == [secret.name])
-        #expect(objects.filter { $0.kind != "Namespace" }.allSatisfy { (try? $0.object.map("metadata").string("namespace")) == "passgate" })
     }
 
     /// Paths with a GET operation in openapi.yaml (which another suite proves matches the code).

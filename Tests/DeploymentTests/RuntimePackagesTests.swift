@@ -10,8 +10,8 @@ import Testing
 /// `static-stdlib-args.lnk`. So the libraries the image needs are: the debug binary's own libraries
 /// outside the toolchain, plus those of `static-stdlib-args.lnk`; the closure `ldd` shows (the
 /// toolchain libraries' needs included) is a superset of what the static binary loads. Both the
-/// passgate binary and the backtracer the image copies are checked. (A release static build
-/// takes long minutes on this machine; it was measured once by hand: see deploy/README.md.)
+/// passgate binary and the backtracer the image copies are checked. (A release static build is
+/// too slow to repeat on every run; its `readelf -d` was checked by hand: see deploy/README.md.)
 @Suite("Runtime image packages")
 struct RuntimePackagesTests {
     /// Packages the image needs that are not libraries of the binary, and why.

@@ -13,7 +13,8 @@ struct ShippedConfigurationTests {
         do {
             configuration = try ConfigurationLoader(environment: [:]).load(yaml: shipped.yaml, baseDirectory: shipped.directory)
         } catch {
-            Issue.record("\(Repository.configurationFile) is rejected:\n\(error.problems.map { "  \($0.line.map { "line \($0): " } ?? "")\($0.message)" }.joined(separator: "\n"))")
+            let problems = error.problems.map { "  \($0.line.map { "line \($0): " } ?? "")\($0.message)" }
+            Issue.record("\(Repository.configurationFile) is rejected:\n\(problems.joined(separator: "\n"))")
             return
         }
         let raw = try Repository.configuration()
@@ -42,7 +43,8 @@ struct ShippedConfigurationTests {
             for key in ["secret", "appKey", "privateKey"] where app.has(key) { references.append(try app.string(key)) }
         }
         for reference in references {
-            #expect(reference.hasPrefix("file:\(ShippedConfiguration.secretsDirectory)/"), "\(reference) should be file:\(ShippedConfiguration.secretsDirectory)/NAME")
+            let expected = "file:\(ShippedConfiguration.secretsDirectory)/"
+            #expect(reference.hasPrefix(expected), "\(reference) should be \(expected)NAME")
         }
         #expect(ShippedConfiguration.secretNames(in: text).count == references.count)
     }

@@ -56,6 +56,7 @@ struct ServeLifecycleTests {
         let (child, api, sandboxPort) = try await Self.serve("""
             server: {host: 127.0.0.1, port: 0, drainSeconds: 4, shutdownTimeoutSeconds: 10}
             log: {level: info, format: json}
+            providers: {cmcc: {timeoutMs: 9000}}
             apps:
               - {appId: "\(Self.app)", provider: cmcc, signMode: md5, secret: "DRAINsecret0123456789ABCDEF01234"}
             clients:
@@ -66,15 +67,14 @@ struct ServeLifecycleTests {
         defer { child.terminate(grace: 0) }
         let sandbox = try #require(sandboxPort)
         let http = CurlHTTPClient()
-        let timeline = Timeline()
         let drainMs = 4_000
-        let stopIssuingAfterTermMs = 2_500  // the load balancer has taken the instance out by then
+        let timeline = Timeline(drainMs: drainMs)
 
         let outcomes = try await withThrowingTaskGroup(of: [Outcome].self) { group in
             for _ in 0..<24 {
                 group.addTask {
                     var mine: [Outcome] = []
-                    while timeline.sinceTerm() < stopIssuingAfterTermMs {
+                    while timeline.sinceTerm() < timeline.stopIssuingMs {
                         let sent = timeline.sinceTerm()
                         do {
                             let status = try await Self.exchange(http, api: api, sandbox: sandbox, apiKey: apiKey)
@@ -86,18 +86,19 @@ struct ServeLifecycleTests {
                     return mine
                 }
             }
-            // Steady load first; then SIGTERM; then make the carrier slow (2.5 s), so the requests
-            // sent late in the drain are still at the carrier when it ends and the listener closes.
+            // Steady load first; then SIGTERM; then make the carrier slower than the rest of the
+            // drain, so every request sent from then on is still at the carrier when the drain ends
+            // and the listener closes. Ordered by events, not sleeps: a loaded CI machine stretches sleeps.
             try await Task.sleep(for: .seconds(1))
             timeline.markTerm()
             child.send(SIGTERM)
             try await Task.sleep(for: .milliseconds(300))
             let ready = try await http.send(.init(url: "http://127.0.0.1:\(api)/readyz"))
             #expect(ready.status == 503 && String(decoding: ready.body, as: UTF8.self).contains("shutting down"))
-            try await Task.sleep(for: .milliseconds(1_200))
             _ = try await http.send(.init(
                 method: .put, url: "http://127.0.0.1:\(sandbox)/sandbox/faults", headers: [("Content-Type", "application/json")],
-                body: Array(#"{"fault":"none","latencyMs":2500}"#.utf8)))
+                body: Array(#"{"fault":"none","latencyMs":\#(drainMs + 1000)}"#.utf8)))
+            timeline.markSlow()
             return try await group.reduce(into: []) { $0 += $1 }
         }
         let status = await child.exitStatus()
@@ -187,8 +188,23 @@ extension ServeLifecycleTests {
 final class Timeline: Sendable {
     private let clock = ContinuousClock()
     private let term = Mutex<ContinuousClock.Instant?>(nil)
+    private let slowSince = Mutex<Int?>(nil)
+    private let drainMs: Int
+
+    init(drainMs: Int) {
+        self.drainMs = drainMs
+    }
 
     func markTerm() { term.withLock { $0 = clock.now } }
+    func markSlow() { slowSince.withLock { $0 = sinceTerm() } }
+
+    /// When the load stops sending new requests, as a load balancer would after `/readyz` went
+    /// 503: well before the drain ends, but only once a few requests have met the slow carrier.
+    var stopIssuingMs: Int {
+        let latest = drainMs - 700
+        guard let slow = slowSince.withLock({ $0 }) else { return latest }
+        return min(max(drainMs * 5 / 8, slow + 300), latest)
+    }
 
     /// Milliseconds since SIGTERM; -1 before it.
     func sinceTerm() -> Int {

@@ -27,6 +27,21 @@ def status_kb(pid, key):
     return 0
 
 
+def memory_rollup_kb(pid):
+    """Rss, Pss and Anonymous of /proc/PID/smaps_rollup in kB: how much of the resident set is the
+    process's own (anonymous) memory and how much shared, file-backed code."""
+    values = {}
+    try:
+        with open(f"/proc/{pid}/smaps_rollup") as rollup:
+            for line in rollup:
+                parts = line.split()
+                if len(parts) >= 2 and parts[0].rstrip(":") in ("Rss", "Pss", "Anonymous"):
+                    values[parts[0].rstrip(":")] = int(parts[1])
+    except OSError:
+        pass
+    return values
+
+
 def _get(url, timeout=1.0):
     try:
         with urllib.request.urlopen(url, timeout=timeout) as response:

@@ -41,7 +41,8 @@ def derived(document, record):
         "addedP99Ms": _ms(record["p99"] - upstream["p99"]) if upstream else None,
         "vsUpstream": _ratio(record["rps"], upstream["rps"]) if upstream else None,
         "vsHealthz": _ratio(record["rps"], healthz["rps"]) if healthz else None,
-        "vsRsaCeiling": _ratio(record["rps"], document["rsa"]["rsa_ceiling_req_per_s"]) if op == "rsa" else None,
+        # Only where the RSA work, not the sandbox's latency, limits throughput.
+        "vsRsaCeiling": _ratio(record["rps"], document["rsa"]["rsa_ceiling_req_per_s"]) if op == "rsa" and latency == 0 else None,
     }
     return values
 
@@ -158,10 +159,17 @@ def targets(document):
             record["peakRssKb"] < 256 * 1024)
     startups = document["startups"]
     if startups:
-        worst_idle = max(rss for _, rss in startups)
-        worst_start = max(seconds for seconds, _ in startups)
-        median_start = sorted(seconds for seconds, _ in startups)[len(startups) // 2]
+        worst_idle = max(start[1] for start in startups)
+        worst_start = max(start[0] for start in startups)
+        median_start = sorted(start[0] for start in startups)[len(startups) // 2]
         add("idle RSS < 40 MB", f"{worst_idle / 1024:.1f} MB (largest of {len(startups)} starts)", worst_idle < 40 * 1024)
+        shares = [start for start in startups if len(start) > 3 and start[2] and start[3]]
+        if shares:
+            pss = max(start[2] for start in shares) / 1024
+            anon = max(start[3] for start in shares) / 1024
+            rows.append(("(detail) of that RSS: the process's own anonymous memory, and PSS (shared pages divided among the processes mapping them)",
+                         f"anonymous {anon:.1f} MB, PSS {pss:.1f} MB; the rest is file-backed code of the binary and shared libraries "
+                         "(Swift runtime, Foundation, ICU, libcrypto)", "for reference"))
         add("start-up to ready < 1 s", f"{worst_start * 1000:.0f} ms slowest, {median_start * 1000:.0f} ms median "
             f"of {len(startups)} starts", worst_start < 1.0)
     lines = ["| target | measured | |", "|---|---|---|"]
@@ -174,7 +182,7 @@ def plots(document, directory):
     import matplotlib
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
-    from matplotlib.ticker import FixedLocator, FixedFormatter
+    from matplotlib.ticker import FixedFormatter, FixedLocator, FuncFormatter, LogLocator, NullFormatter
 
     os.makedirs(directory, exist_ok=True)
     results = document["results"]
@@ -204,6 +212,9 @@ def plots(document, directory):
             axis.xaxis.set_major_formatter(FixedFormatter(["0%", "50%", "90%", "99%", "99.9%", "99.99%"]))
             axis.xaxis.set_minor_locator(FixedLocator([]))
             axis.set_xlim(1, 10000)
+            axis.yaxis.set_major_locator(LogLocator(base=10, subs=(1.0, 2.0, 5.0)))
+            axis.yaxis.set_major_formatter(FuncFormatter(lambda value, _: f"{value:g}"))
+            axis.yaxis.set_minor_formatter(NullFormatter())
             axis.set_xlabel("percentile")
             axis.set_ylabel("latency (ms, log)")
             axis.set_title(f"sandbox latency {latency} ms")

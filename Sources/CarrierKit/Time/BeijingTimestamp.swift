@@ -10,9 +10,9 @@ public enum BeijingTimestamp {
     /// The 17-digit string for `milliseconds` since the Unix epoch.
     public static func string(milliseconds: Int64) -> String {
         let local = milliseconds + offsetMilliseconds
-        let days = floorDivide(local, 86_400_000)
+        let days = CivilDate.floorDivide(local, 86_400_000)
         let msOfDay = local - days * 86_400_000
-        let (year, month, day) = civil(fromDays: days)
+        let (year, month, day) = CivilDate.civil(fromDays: days)
         var digits = [UInt8]()
         digits.reserveCapacity(17)
         append(&digits, year, width: 4)
@@ -41,38 +41,13 @@ public enum BeijingTimestamp {
         let (year, month, day) = (field(0, 4), field(4, 2), field(6, 2))
         let (hour, minute, second, milli) = (field(8, 2), field(10, 2), field(12, 2), field(14, 3))
         guard (1...12).contains(month), hour < 24, minute < 60, second < 60 else { return nil }
-        let days = days(fromCivil: year, month, day)
+        let days = CivilDate.days(fromCivil: year, month, day)
         // Reject 20190230 and the like: the date must survive the round trip.
-        guard day >= 1, civil(fromDays: days) == (year, month, day) else { return nil }
+        guard day >= 1, CivilDate.civil(fromDays: days) == (year, month, day) else { return nil }
         let local = days * 86_400_000 + hour * 3_600_000 + minute * 60_000 + second * 1000 + milli
         return local - offsetMilliseconds
     }
 
-    // Howard Hinnant's days-from-civil algorithms (proleptic Gregorian calendar).
-    static func civil(fromDays days: Int64) -> (Int64, Int64, Int64) {
-        let z = days + 719_468
-        let era = floorDivide(z, 146_097)
-        let doe = z - era * 146_097
-        let yoe = (doe - doe / 1460 + doe / 36524 - doe / 146_096) / 365
-        let doy = doe - (365 * yoe + yoe / 4 - yoe / 100)
-        let mp = (5 * doy + 2) / 153
-        let day = doy - (153 * mp + 2) / 5 + 1
-        let month = mp < 10 ? mp + 3 : mp - 9
-        return (yoe + era * 400 + (month <= 2 ? 1 : 0), month, day)
-    }
-
-    static func days(fromCivil year: Int64, _ month: Int64, _ day: Int64) -> Int64 {
-        let y = month <= 2 ? year - 1 : year
-        let era = floorDivide(y, 400)
-        let yoe = y - era * 400
-        let doy = (153 * (month > 2 ? month - 3 : month + 9) + 2) / 5 + day - 1
-        let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy
-        return era * 146_097 + doe - 719_468
-    }
-
-    private static func floorDivide(_ a: Int64, _ b: Int64) -> Int64 {
-        a >= 0 ? a / b : (a - b + 1) / b
-    }
 
     private static func append(_ digits: inout [UInt8], _ value: Int64, width: Int) {
         var divisor: Int64 = 1

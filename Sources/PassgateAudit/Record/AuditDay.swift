@@ -1,3 +1,4 @@
+import CarrierKit
 /// A calendar day (`2026-11-21`) in some fixed UTC offset: what `passgate usage` groups by.
 public struct AuditDay: Sendable, Hashable, Comparable, CustomStringConvertible {
     public let year: Int
@@ -7,8 +8,8 @@ public struct AuditDay: Sendable, Hashable, Comparable, CustomStringConvertible 
     /// `nil` for an impossible date (2026-02-30) or a year outside 1970-9999.
     public init?(year: Int, month: Int, day: Int) {
         guard (1970...9999).contains(year), (1...12).contains(month), day >= 1 else { return nil }
-        let days = AuditTime.days(fromCivil: Int64(year), Int64(month), Int64(day))
-        guard AuditTime.civil(fromDays: days) == (Int64(year), Int64(month), Int64(day)) else { return nil }
+        let days = CivilDate.days(fromCivil: Int64(year), Int64(month), Int64(day))
+        guard CivilDate.civil(fromDays: days) == (Int64(year), Int64(month), Int64(day)) else { return nil }
         self.year = year
         self.month = month
         self.day = day
@@ -26,8 +27,8 @@ public struct AuditDay: Sendable, Hashable, Comparable, CustomStringConvertible 
 
     /// The day on which the instant `milliseconds` falls, `offsetMilliseconds` east of UTC.
     public init(milliseconds: Int64, offsetMilliseconds: Int64) {
-        let days = AuditTime.floorDivide(milliseconds + offsetMilliseconds, AuditTime.millisecondsPerDay)
-        let (year, month, day) = AuditTime.civil(fromDays: days)
+        let days = CivilDate.floorDivide(milliseconds + offsetMilliseconds, AuditTime.millisecondsPerDay)
+        let (year, month, day) = CivilDate.civil(fromDays: days)
         self.year = Int(year)
         self.month = Int(month)
         self.day = Int(day)
@@ -35,7 +36,7 @@ public struct AuditDay: Sendable, Hashable, Comparable, CustomStringConvertible 
 
     /// The instant this day starts, `offsetMilliseconds` east of UTC, as epoch milliseconds.
     public func startMilliseconds(offsetMilliseconds: Int64) -> Int64 {
-        AuditTime.days(fromCivil: Int64(year), Int64(month), Int64(day)) * AuditTime.millisecondsPerDay - offsetMilliseconds
+        CivilDate.days(fromCivil: Int64(year), Int64(month), Int64(day)) * AuditTime.millisecondsPerDay - offsetMilliseconds
     }
 
     public var description: String {

@@ -1,3 +1,5 @@
+import CarrierKit
+
 /// The audit log's clock arithmetic: ISO-8601 UTC text with milliseconds, and calendar days in a
 /// fixed UTC offset.
 ///
@@ -8,9 +10,9 @@ public enum AuditTime {
 
     /// `2026-11-21T10:15:00.123Z` for `milliseconds` since the Unix epoch.
     public static func iso8601(milliseconds: Int64) -> String {
-        let days = floorDivide(milliseconds, millisecondsPerDay)
+        let days = CivilDate.floorDivide(milliseconds, millisecondsPerDay)
         let msOfDay = milliseconds - days * millisecondsPerDay
-        let (year, month, day) = civil(fromDays: days)
+        let (year, month, day) = CivilDate.civil(fromDays: days)
         var text = [UInt8]()
         text.reserveCapacity(24)
         append(&text, year, width: 4)
@@ -32,9 +34,9 @@ public enum AuditTime {
 
     /// `20261121T101500Z`, the sortable stamp in rotated file names.
     static func compactStamp(milliseconds: Int64) -> String {
-        let days = floorDivide(milliseconds, millisecondsPerDay)
+        let days = CivilDate.floorDivide(milliseconds, millisecondsPerDay)
         let secondOfDay = (milliseconds - days * millisecondsPerDay) / 1000
-        let (year, month, day) = civil(fromDays: days)
+        let (year, month, day) = CivilDate.civil(fromDays: days)
         var text = [UInt8]()
         append(&text, year, width: 4)
         append(&text, month, width: 2)
@@ -81,31 +83,6 @@ public enum AuditTime {
         return date.startMilliseconds(offsetMilliseconds: 0) + hour * 3_600_000 + minute * 60_000 + second * 1000 + milli
     }
 
-    // Howard Hinnant's days-from-civil algorithms (proleptic Gregorian calendar).
-    static func civil(fromDays days: Int64) -> (Int64, Int64, Int64) {
-        let z = days + 719_468
-        let era = floorDivide(z, 146_097)
-        let doe = z - era * 146_097
-        let yoe = (doe - doe / 1460 + doe / 36524 - doe / 146_096) / 365
-        let doy = doe - (365 * yoe + yoe / 4 - yoe / 100)
-        let mp = (5 * doy + 2) / 153
-        let day = doy - (153 * mp + 2) / 5 + 1
-        let month = mp < 10 ? mp + 3 : mp - 9
-        return (yoe + era * 400 + (month <= 2 ? 1 : 0), month, day)
-    }
-
-    static func days(fromCivil year: Int64, _ month: Int64, _ day: Int64) -> Int64 {
-        let y = month <= 2 ? year - 1 : year
-        let era = floorDivide(y, 400)
-        let yoe = y - era * 400
-        let doy = (153 * (month > 2 ? month - 3 : month + 9) + 2) / 5 + day - 1
-        let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy
-        return era * 146_097 + doe - 719_468
-    }
-
-    static func floorDivide(_ a: Int64, _ b: Int64) -> Int64 {
-        a >= 0 ? a / b : (a - b + 1) / b
-    }
 
     private static func append(_ text: inout [UInt8], _ value: Int64, width: Int) {
         var divisor: Int64 = 1

@@ -23,7 +23,9 @@ struct DebianPackages {
         for line in result.stdoutText.split(separator: "\n") {
             let fields = line.split(separator: "\t", omittingEmptySubsequences: false).map(String.init)
             guard fields.count == 6, fields[5] == "installed" else { continue }
-            let groups = fields[3].split(separator: ",").map { group in group.split(separator: "|").map(Self.packageName) }.filter { !$0.isEmpty && !$0[0].isEmpty }
+            let groups = fields[3].split(separator: ",")
+                .map { group in group.split(separator: "|").map(Self.packageName) }
+                .filter { !$0.isEmpty && !$0[0].isEmpty }
             let provides = fields[4].split(separator: ",").map(Self.packageName).filter { !$0.isEmpty }
             let package = Package(name: fields[0], essential: fields[1] == "yes", priority: fields[2], dependencies: groups, provides: provides)
             // Multi-arch packages appear once per architecture; their dependencies are the same.

@@ -66,7 +66,9 @@ enum SharedLibraries {
                 $0.trimmingCharacters(in: .whitespaces).prefix { $0 != " " }.hasPrefix(name + ".")
             }
             let entry = candidates.first { $0.contains(loaderCacheArchitecture) } ?? candidates.first
-            guard let entry, let arrow = entry.range(of: " => ") else { throw Failure("\(file) links -l\(name.dropFirst(3).dropLast(3)), which ldconfig -p does not know") }
+            guard let entry, let arrow = entry.range(of: " => ") else {
+                throw Failure("\(file) links -l\(name.dropFirst(3).dropLast(3)), which ldconfig -p does not know")
+            }
             let soname = entry.trimmingCharacters(in: .whitespaces).prefix { $0 != " " }
             libraries.append(Library(soname: String(soname), path: String(entry[arrow.upperBound...]).trimmingCharacters(in: .whitespaces)))
         }

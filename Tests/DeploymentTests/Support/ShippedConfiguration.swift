@@ -48,6 +48,9 @@ struct ShippedConfiguration {
         if name == "replay-key" { return Hex.lowercase(try SecureRandom.bytes(count: 32)) + "\n" }
         if name.hasSuffix("-secret") { return Hex.uppercase(try SecureRandom.bytes(count: 16)) + "\n" }  // a 32-character APPSecret
         if name.hasSuffix("-appkey") { return Hex.uppercase(try SecureRandom.bytes(count: 8)) + "\n" }  // a 16-character appKey
-        throw Failure("\(Repository.configurationFile) references secret '\(name)', a kind these tests cannot make up: name it *.pem, replay-key, *-secret or *-appkey")
+        throw Failure("""
+            \(Repository.configurationFile) references secret '\(name)', a kind these tests cannot make up: \
+            name it *.pem, replay-key, *-secret or *-appkey
+            """)
     }
 }
