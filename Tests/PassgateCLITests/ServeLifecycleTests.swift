@@ -30,10 +30,15 @@ struct ServeLifecycleTests {
         let child = try Subprocess.launch(
             ProcessRunner.passgate, ["serve", "--config", "\(directory)/passgate.yaml"],
             stdoutPath: "\(directory)/out.log", stderrPath: "\(directory)/err.log")
-        let api = try await ServeCommandTests.waitFor(#""msg":"listening",[^\n]*?"port":"(\d+)""#, in: "\(directory)/out.log")
-        let sandbox = yaml.contains("enabled: true")
-            ? Int(try await ServeCommandTests.waitFor(#"embedded CMCC sandbox on http://127\.0\.0\.1:(\d+)"#, in: "\(directory)/err.log")) : nil
-        return (child, try #require(Int(api)), sandbox)
+        do {
+            let api = try await ServeCommandTests.waitFor(#""msg":"listening",[^\n]*?"port":"(\d+)""#, in: "\(directory)/out.log")
+            let sandbox = yaml.contains("enabled: true")
+                ? Int(try await ServeCommandTests.waitFor(#"embedded CMCC sandbox on http://127\.0\.0\.1:(\d+)"#, in: "\(directory)/err.log")) : nil
+            return (child, try #require(Int(api)), sandbox)
+        } catch {
+            child.terminate(grace: 0)  // never leave a server behind when the test gives up on it
+            throw error
+        }
     }
 
     static func exchange(_ http: CurlHTTPClient, api: Int, sandbox: Int, apiKey: String) async throws -> Int {

@@ -83,6 +83,11 @@ sandbox:
   enabled: false
   host: 127.0.0.1
   port: {sandbox_port}
+# On, as in production (one line per carrier call), but in the run's own directory.
+audit:
+  enabled: true
+  path: "{os.path.join(directory, 'audit', 'audit.jsonl')}"
+  fsyncIntervalMs: 1000
 """
     config_path = os.path.join(directory, "passgate-bench.yaml")
     with open(config_path, "w") as handle:

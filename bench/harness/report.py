@@ -42,9 +42,15 @@ def derived(document, record):
         "vsUpstream": _ratio(record["rps"], upstream["rps"]) if upstream else None,
         "vsHealthz": _ratio(record["rps"], healthz["rps"]) if healthz else None,
         # Only where the RSA work, not the sandbox's latency, limits throughput.
-        "vsRsaCeiling": _ratio(record["rps"], document["rsa"]["rsa_ceiling_req_per_s"]) if op == "rsa" and latency == 0 else None,
+        "vsRsaCeiling": _ratio(record["rps"], rsa_ceiling(document, record)) if op == "rsa" and latency == 0 else None,
     }
     return values
+
+
+def rsa_ceiling(document, record=None):
+    """The RSA ceiling measured next to `record` when there is one, else the one from the start of the run."""
+    nearby = (record or {}).get("rsaNearby")
+    return (nearby or document["rsa"])["rsa_ceiling_req_per_s"]
 
 
 def _passgate_rows(document):
@@ -76,9 +82,15 @@ def table(document):
             f"| {_fmt(_ms(record['p999']))} | {record['errors']} | {_fmt(record.get('cpuPer1k'), 3)} "
             f"| {_fmt(record.get('sandboxCpuPer1k'), 3)} |")
     rsa = document["rsa"]
-    lines.append(f"| openssl speed rsa2048 | {rsa['sign_per_s_all_cores']:.0f} sign/s on {rsa['cores']} cores "
+    lines.append(f"| openssl speed rsa2048 (start of run) | {rsa['sign_per_s_all_cores']:.0f} sign/s on {rsa['cores']} cores "
                  f"({rsa['sign_per_s_1core']:.0f} on one) | RSA ceiling = {rsa['rsa_ceiling_req_per_s']:.0f} req/s "
                  "(sign + decrypt per request) | | | | | |")
+    for record in document["results"].values():
+        nearby = record.get("rsaNearby")
+        if nearby:
+            lines.append(f"| openssl speed rsa2048 (next to {record['name']}) | {nearby['sign_per_s_all_cores']:.0f} sign/s "
+                         f"({nearby['sign_per_s_1core']:.0f} on one) | RSA ceiling = {nearby['rsa_ceiling_req_per_s']:.0f} req/s "
+                         "| | | | | |")
     return "\n".join(lines)
 
 
@@ -127,15 +139,15 @@ def targets(document):
         add("MD5, 64 conn, 0 ms: p99 < 5 ms", f"{_fmt(_ms(md5['p99']))} ms", _ms(md5["p99"]) < 5.0)
     else:
         add("MD5, 64 conn, 0 ms (three targets)", "-", None)
-    ceiling = document["rsa"]["rsa_ceiling_req_per_s"]
     rsa_runs = [record for name, record in results.items() if name in ("rsa-c64-l0", "rsa-c1024-l0")]
     if rsa_runs:
-        best = max(rsa_runs, key=lambda record: record["rps"])
-        add(f"RSA: >= 80% of the RSA ceiling ({ceiling:.0f} req/s = openssl sign/s x cores / 2)",
+        best = max(rsa_runs, key=lambda record: record["rps"] / rsa_ceiling(document, record))
+        ceiling = rsa_ceiling(document, best)
+        add(f"RSA: >= 80% of the RSA ceiling (openssl sign/s x cores / 2, measured next to the run: {ceiling:.0f} req/s)",
             f"{best['rps']:.0f} req/s = {_pct(best['rps'] / ceiling)} ({best['name']})", best["rps"] >= 0.8 * ceiling)
         cores = document["machine"]["nproc"]
         parts, total, bound = cpu_budget(best, cores)
-        rsa_ms = 2000.0 / document["rsa"]["sign_per_s_1core"]
+        rsa_ms = 2000.0 / (best.get("rsaNearby") or document["rsa"])["sign_per_s_1core"]
         if bound:
             rows.append(("(bound) throughput the CPU per request allows: Passgate + sandbox + wrk on the same cores",
                          f"{bound:.0f} req/s = {_pct(bound / ceiling)} of the ceiling ({total:.3f} CPU ms per request, of which "
@@ -302,7 +314,8 @@ def write_results(document, bench_dir):
         f"- Upstream RSA reference runs last at most {3} s: each of their requests needs an RSA signature made by "
         "the harness beforehand.",
         f"- RSA ceiling: `openssl speed -multi {rsa['cores']} rsa2048` sign/s / 2 (one private-key sign and one "
-        "private-key decrypt per RSA request).",
+        "private-key decrypt per RSA request), measured at the start and again right before each RSA run with a "
+        "0 ms sandbox; the ratio uses the one next to the run, since the machine's other load changes within minutes.",
         "- The CPU limit for the 1,024-connection / 200 ms target is Passgate's own throughput at 1,024 "
         "connections with a 0 ms sandbox in the same mode and run.",
         "- Raw figures (every percentile, CPU, RSS, load average per run): `bench/out/latest.json` (git-ignored).",

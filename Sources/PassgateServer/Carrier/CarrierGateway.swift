@@ -107,7 +107,7 @@ struct ProviderGateway: CarrierGateway {
         var metadata: Logger.Metadata = [
             "provider": .string(call.provider), "operation": .string(call.operation.rawValue), "msgid": .string(call.msgid),
             "rawCode": .string(call.rawCode ?? "-"), "code": .string(call.normalizedCode), "billable": .stringConvertible(call.billable),
-            "latencyMs": .string(String(format: "%.2f", call.latencyMs)), "host": .string(call.host),
+            "latencyMs": .string(PassgateMetrics.milliseconds(.nanoseconds(Int64(call.latencyMs * 1_000_000)))), "host": .string(call.host),
         ]
         if let taskId = call.taskId { metadata["taskId"] = .string(taskId) }
         if let masked { metadata["phone"] = .string(masked) }

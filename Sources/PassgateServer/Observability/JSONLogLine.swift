@@ -1,3 +1,4 @@
+import CarrierKit
 import Foundation
 import Logging
 
@@ -101,18 +102,9 @@ enum LogTimestamp {
     }
 
     static func string(milliseconds: Int64) -> String {
-        let days = milliseconds >= 0 ? milliseconds / 86_400_000 : (milliseconds - 86_399_999) / 86_400_000
+        let days = CivilDate.floorDivide(milliseconds, 86_400_000)
         let msOfDay = milliseconds - days * 86_400_000
-        // Howard Hinnant's days-to-civil, valid for the proleptic Gregorian calendar.
-        let z = days + 719_468
-        let era = (z >= 0 ? z : z - 146_096) / 146_097
-        let dayOfEra = z - era * 146_097
-        let yearOfEra = (dayOfEra - dayOfEra / 1460 + dayOfEra / 36524 - dayOfEra / 146_096) / 365
-        let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
-        let monthIndex = (5 * dayOfYear + 2) / 153
-        let day = dayOfYear - (153 * monthIndex + 2) / 5 + 1
-        let month = monthIndex < 10 ? monthIndex + 3 : monthIndex - 9
-        let year = yearOfEra + era * 400 + (month <= 2 ? 1 : 0)
+        let (year, month, day) = CivilDate.civil(fromDays: days)
 
         var digits: [UInt8] = []
         digits.reserveCapacity(24)
