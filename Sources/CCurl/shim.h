@@ -89,6 +89,21 @@ static inline CURLMcode CCurl_multi_setopt_pointer(CURLM *multi, CURLMoption opt
     return curl_multi_setopt(multi, option, value);
 }
 
+/// `CURLMOPT_SOCKETFUNCTION`: curl tells which sockets to watch for what.
+static inline CURLMcode CCurl_multi_setopt_socket_callback(CURLM *multi, curl_socket_callback callback) {
+    return curl_multi_setopt(multi, CURLMOPT_SOCKETFUNCTION, callback);
+}
+
+/// `CURLMOPT_TIMERFUNCTION`: curl tells when it next needs `CURL_SOCKET_TIMEOUT`.
+static inline CURLMcode CCurl_multi_setopt_timer_callback(CURLM *multi, curl_multi_timer_callback callback) {
+    return curl_multi_setopt(multi, CURLMOPT_TIMERFUNCTION, callback);
+}
+
+/// `curl_multi_socket_action` for a ready socket, or with `fd < 0` for curl's timer.
+static inline CURLMcode CCurl_multi_socket_action(CURLM *multi, int fd, int events, int *running) {
+    return curl_multi_socket_action(multi, fd < 0 ? CURL_SOCKET_TIMEOUT : (curl_socket_t)fd, events, running);
+}
+
 // MARK: - CURLMsg
 
 /// Reads the next *finished* transfer from the multi handle, skipping any other message kind, so
@@ -106,5 +121,87 @@ static inline int CCurl_multi_next_done(CURLM *multi, CURL **easy, CURLcode *res
     }
     return 0;
 }
+
+// MARK: - epoll (Linux): the engine's event loop for curl_multi_socket_action
+
+#ifdef __linux__
+#include <errno.h>
+#include <sys/epoll.h>
+#include <sys/eventfd.h>
+#include <unistd.h>
+
+/// A close-on-exec epoll instance, or -1 with errno set.
+static inline int CCurl_epoll_create(void) {
+    return epoll_create1(EPOLL_CLOEXEC);
+}
+
+/// Watches `fd` for curl's `CURL_POLL_IN` / `_OUT` / `_INOUT`; `CURL_POLL_REMOVE` stops watching.
+/// `known` says whether `fd` is registered already (ADD versus MOD). Returns 0 or -1 with errno.
+static inline int CCurl_epoll_watch(int epoll, int fd, int what, int known) {
+    if (what == CURL_POLL_REMOVE) {
+        return epoll_ctl(epoll, EPOLL_CTL_DEL, fd, NULL);
+    }
+    struct epoll_event event = {0};
+    if (what & CURL_POLL_IN) event.events |= EPOLLIN;
+    if (what & CURL_POLL_OUT) event.events |= EPOLLOUT;
+    event.data.fd = fd;
+    int rc = epoll_ctl(epoll, known ? EPOLL_CTL_MOD : EPOLL_CTL_ADD, fd, &event);
+    // curl can reuse a descriptor number the kernel already dropped from the set (closed and
+    // reopened between two callbacks): fall back to the other operation once.
+    if (rc != 0 && known && errno == ENOENT) rc = epoll_ctl(epoll, EPOLL_CTL_ADD, fd, &event);
+    if (rc != 0 && !known && errno == EEXIST) rc = epoll_ctl(epoll, EPOLL_CTL_MOD, fd, &event);
+    return rc;
+}
+
+/// Waits up to `timeout_ms` and fills `fds` / `actions` (curl's `CURL_CSELECT_*` bits) with at
+/// most `capacity` ready descriptors. Returns how many, 0 on timeout or EINTR, -1 on other errors.
+static inline int CCurl_epoll_wait(int epoll, int *fds, int *actions, int capacity, int timeout_ms) {
+    struct epoll_event events[256];
+    if (capacity > 256) capacity = 256;
+    int count = epoll_wait(epoll, events, capacity, timeout_ms);
+    if (count < 0) return errno == EINTR ? 0 : -1;
+    for (int i = 0; i < count; i++) {
+        int action = 0;
+        if (events[i].events & EPOLLIN) action |= CURL_CSELECT_IN;
+        if (events[i].events & EPOLLOUT) action |= CURL_CSELECT_OUT;
+        if (events[i].events & (EPOLLERR | EPOLLHUP)) action |= CURL_CSELECT_ERR;
+        fds[i] = events[i].data.fd;
+        actions[i] = action;
+    }
+    return count;
+}
+
+/// A non-blocking, close-on-exec eventfd registered for input on `epoll`, or -1.
+static inline int CCurl_wakeup_create(int epoll) {
+    int fd = eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
+    if (fd < 0) return -1;
+    struct epoll_event event = {0};
+    event.events = EPOLLIN;
+    event.data.fd = fd;
+    if (epoll_ctl(epoll, EPOLL_CTL_ADD, fd, &event) != 0) {
+        close(fd);
+        return -1;
+    }
+    return fd;
+}
+
+/// Makes the next (or current) `CCurl_epoll_wait` on the wake-up's epoll return. Any thread.
+static inline void CCurl_wakeup_signal(int fd) {
+    uint64_t one = 1;
+    ssize_t ignored = write(fd, &one, sizeof one);
+    (void)ignored;  // EAGAIN means the counter is already non-zero: the wait returns anyway.
+}
+
+/// Resets the wake-up counter after it fired.
+static inline void CCurl_wakeup_drain(int fd) {
+    uint64_t value;
+    ssize_t ignored = read(fd, &value, sizeof value);
+    (void)ignored;
+}
+
+static inline void CCurl_close(int fd) {
+    close(fd);
+}
+#endif
 
 #endif /* CCURL_SHIM_H */

@@ -24,12 +24,16 @@ extension CurlEngine {
         let result: Result<CurlHTTPClient.Response, CurlTransportError>
     }
 
-    /// The engine thread's body: `curl_multi_perform` / `curl_multi_info_read` / `curl_multi_poll`
-    /// until a shutdown has drained everything.
+    /// The engine thread's body: admit, cancel and expire under the lock, let curl work
+    /// (``CurlEventLoop/turn(maxWaitMs:)``), collect finished transfers with
+    /// `curl_multi_info_read`, answer their callers; until a shutdown has drained everything.
     func runLoop() {
-        guard let multi else { return }
+        guard let multi, let events else { return }
         var active: [UInt64: CurlTransfer] = [:]
         var reported = (inFlight: -1, queued: -1)
+        var waitMs: Int32 = 0
+        let watching = events.mode != .polling
+        var nextWatch = ContinuousClock.now + Self.watchdogInterval
         while true {
             let work = takeWork()
             var finished: [Finished] = []
@@ -49,11 +53,13 @@ extension CurlEngine {
             for id in work.cancelled {
                 guard let transfer = active.removeValue(forKey: id) else { continue }
                 curl_multi_remove_handle(multi, transfer.easy)
+                events.forget(transfer.easy)
                 finished.append(transfer.finishCancelled(metrics: metrics))
             }
             if work.abortActive {
                 for transfer in active.values {
                     curl_multi_remove_handle(multi, transfer.easy)
+                    events.forget(transfer.easy)
                     finished.append(transfer.finishShutdown(metrics: metrics))
                 }
                 active.removeAll()
@@ -63,9 +69,16 @@ extension CurlEngine {
                 metrics.failed(error)
                 submission.continuation.resume(throwing: error)
             }
-            if !work.exit && !active.isEmpty {
-                var running: Int32 = 0
-                _ = curl_multi_perform(multi, &running)
+            if !work.exit {
+                // The wait happens here, after admission, so new transfers start in this same turn
+                // (adding a handle sets curl's timer to "now").
+                var maxWaitMs = work.admitted.isEmpty && work.cancelled.isEmpty ? min(waitMs, work.pollTimeoutMs) : 0
+                if watching && !active.isEmpty { maxWaitMs = min(maxWaitMs, Int32(Self.watchdogInterval / .milliseconds(1))) }
+                events.turn(maxWaitMs: maxWaitMs)
+                if watching && !active.isEmpty && ContinuousClock.now >= nextWatch {
+                    nextWatch = ContinuousClock.now + Self.watchdogInterval
+                    watchOverdue(&active, events: events, into: &finished)
+                }
                 var easy: UnsafeMutableRawPointer?
                 var code = CURLE_OK
                 while CCurl_multi_next_done(multi, &easy, &code) == 1 {
@@ -73,6 +86,7 @@ extension CurlEngine {
                         active.removeValue(forKey: transfer.id) != nil
                     else { continue }
                     curl_multi_remove_handle(multi, done)
+                    events.forget(done)
                     finished.append(transfer.finish(code: Int(code.rawValue), metrics: metrics))
                 }
             }
@@ -83,15 +97,15 @@ extension CurlEngine {
                 metrics.queued.record(work.queuedCount)
             }
             if work.exit { break }
-            // Slots just freed up and requests are waiting: admit them before sleeping.
-            if !finished.isEmpty && work.queuedCount > 0 { continue }
-            _ = curl_multi_poll(multi, nil, 0, work.pollTimeoutMs, nil)
+            // Slots just freed up and requests are waiting: admit them without sleeping first.
+            waitMs = !finished.isEmpty && work.queuedCount > 0 ? 0 : work.pollTimeoutMs
         }
         metrics.inFlight.record(0)
         metrics.queued.record(0)
         active.removeAll()
         handles.close()
         curl_multi_cleanup(multi)
+        events.close()
         logger.debug("curl engine stopped", metadata: ["thread": "\(threadName)"])
         let waiters = state.withLock { state in
             state.exited = true

@@ -5,14 +5,14 @@ import Synchronization
 /// One libcurl multi handle and the dedicated OS thread that drives it.
 ///
 /// Callers never touch libcurl: ``submit(_:)`` and ``cancel(_:)`` only change `state` under its
-/// lock and poke the thread with `curl_multi_wakeup`; the thread does every other libcurl call.
+/// lock and poke the thread with ``CurlEventLoop/wake()``; the thread does every other libcurl call.
 ///
-/// `@unchecked Sendable` because of the raw `CURLM *`. Only the engine thread uses it, with one
-/// exception: `curl_multi_wakeup`, which libcurl documents as callable from any thread. It is
+/// `@unchecked Sendable` because of the raw `CURLM *` and the thread-confined `events` and
+/// `handles`. Only the engine thread uses them, with one exception: `events.wake()` (an eventfd
+/// write, or `curl_multi_wakeup`, which libcurl documents as callable from any thread). It is
 /// called only while holding `state`'s lock and only while `lifecycle` is not `.stopped`; the
-/// engine thread sets `.stopped` under that same lock before it calls `curl_multi_cleanup`.
-/// `handles` (idle easy handles) is likewise touched only by the engine thread. All other
-/// mutable data lives inside the `Mutex`.
+/// engine thread sets `.stopped` under that same lock before it calls `curl_multi_cleanup` and
+/// closes the descriptors. All other mutable data lives inside the `Mutex`.
 final class CurlEngine: @unchecked Sendable {
     enum Phase {
         /// `send` allocated an id but has not handed the request over yet.
@@ -53,6 +53,8 @@ final class CurlEngine: @unchecked Sendable {
     let state = Mutex(State())
     /// Reset easy handles for reuse; engine thread only.
     let handles: EasyHandlePool
+    /// epoll + `curl_multi_socket_action`, or the portable polling loop; `nil` without a multi handle.
+    let events: CurlEventLoop?
 
     init(configuration: CurlHTTPClient.Configuration, logger: Logger, metrics: CurlTransportMetrics) {
         self.configuration = configuration
@@ -66,8 +68,10 @@ final class CurlEngine: @unchecked Sendable {
             // The keep-alive pool: idle connections curl keeps for reuse across transfers.
             _ = CCurl_multi_setopt_long(multi, CURLMOPT_MAXCONNECTS, max(1, configuration.maxConnections))
             self.multi = multi
+            self.events = CurlEventLoop(multi: multi, preferSockets: configuration.socketEvents)
         } else {
             self.multi = nil
+            self.events = nil
         }
     }
 
@@ -78,12 +82,13 @@ final class CurlEngine: @unchecked Sendable {
             return
         }
         logger.error("curl engine could not start", metadata: ["curlGlobalInit": "\(curlGlobalInitCode)"])
-        if let multi { curl_multi_cleanup(multi) }
         state.withLock {
             $0.lifecycle = .stopped
             $0.exited = true
             $0.startFailed = true
         }
+        if let multi { curl_multi_cleanup(multi) }
+        events?.close()
     }
 
     // MARK: Caller side
@@ -99,7 +104,7 @@ final class CurlEngine: @unchecked Sendable {
 
     /// Queues a request for the engine thread, or fails it at once (cancelled, shut down).
     func submit(_ submission: Submission) {
-        let multi = self.multi
+        let events = self.events
         let rejection: CurlTransportError? = state.withLock { state in
             let phase = state.phases.removeValue(forKey: submission.id)
             if case .cancelledEarly = phase {
@@ -111,12 +116,12 @@ final class CurlEngine: @unchecked Sendable {
                     message: "the transport could not start (curl_global_init, curl_multi_init or thread creation failed); see the logs",
                     host: submission.request.host)
             }
-            guard case .running = state.lifecycle, let multi else {
+            guard case .running = state.lifecycle, let events else {
                 return .shutdown(host: submission.request.host, facts: nil)
             }
             state.phases[submission.id] = .queued
             state.queue.append(submission)
-            curl_multi_wakeup(multi)
+            events.wake()
             return nil
         }
         if let rejection {
@@ -127,7 +132,7 @@ final class CurlEngine: @unchecked Sendable {
 
     /// Cancels request `id` wherever it is: before submission, in the queue or on the wire.
     func cancel(_ id: UInt64) {
-        let multi = self.multi
+        let events = self.events
         let dropped: Submission? = state.withLock { state in
             switch state.phases[id] {
             case .none, .cancelledEarly:
@@ -140,7 +145,7 @@ final class CurlEngine: @unchecked Sendable {
                 return state.queue.remove(id: id)
             case .active:
                 state.cancelRequests.append(id)
-                if case .stopped = state.lifecycle {} else if let multi { curl_multi_wakeup(multi) }
+                if case .stopped = state.lifecycle {} else { events?.wake() }
                 return nil
             }
         }
@@ -157,7 +162,7 @@ final class CurlEngine: @unchecked Sendable {
     /// ends; then fails what is left with kind `shutdown`. Calling it again can only shorten it.
     func beginShutdown(gracePeriodMs: Int) {
         let deadline = ContinuousClock.now.advanced(by: .milliseconds(max(0, gracePeriodMs)))
-        let multi = self.multi
+        let events = self.events
         state.withLock { state in
             switch state.lifecycle {
             case .stopped:
@@ -166,7 +171,7 @@ final class CurlEngine: @unchecked Sendable {
                 return
             case .running, .draining:
                 state.lifecycle = .draining(deadline: deadline)
-                if let multi { curl_multi_wakeup(multi) }
+                events?.wake()
             }
         }
     }

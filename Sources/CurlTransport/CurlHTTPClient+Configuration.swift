@@ -19,6 +19,7 @@ extension CurlHTTPClient {
     /// | `proxy` | none | HTTP(S) proxy URL; `nil` also ignores `http_proxy`-style environment variables |
     /// | `userAgent` | `passgate-curl/1` | `User-Agent` header unless the request sets one |
     /// | `shutdownGracePeriodMs` | 5000 | how long a graceful shutdown lets in-flight transfers finish |
+    /// | `socketEvents` | true | Linux: drive curl with epoll + `curl_multi_socket_action`; false: `curl_multi_perform` + `curl_multi_poll` |
     public struct Configuration: Sendable {
         /// Maximum time for the TCP connect, the proxy tunnel and the TLS handshake, in milliseconds.
         public var connectTimeoutMs: Int = 1_000
@@ -48,6 +49,10 @@ extension CurlHTTPClient {
         /// Grace period used by ``CurlHTTPClient/run()`` on graceful shutdown and by
         /// ``CurlHTTPClient/shutdown(gracePeriodMs:)`` when no period is given, in milliseconds.
         public var shutdownGracePeriodMs: Int = 5_000
+        /// On Linux, wait for socket events with epoll and hand curl only the sockets that are ready
+        /// (`curl_multi_socket_action`); `false` selects the portable loop, which runs every transfer
+        /// on every turn. Other systems always use the portable loop.
+        public var socketEvents: Bool = true
 
         /// A configuration with every default listed in the table above.
         public init() {}

@@ -29,6 +29,18 @@ public enum Hex {
     }
 
     private static func encode(_ bytes: some Sequence<UInt8>, alphabet: [UInt8]) -> String {
+        // Signatures, digests and msgids are hexed on every request: write straight into the
+        // string's storage when the bytes are contiguous (they always are here).
+        let direct = bytes.withContiguousStorageIfAvailable { buffer in
+            String(unsafeUninitializedCapacity: buffer.count * 2) { output in
+                for (index, byte) in buffer.enumerated() {
+                    output[2 * index] = alphabet[Int(byte >> 4)]
+                    output[2 * index + 1] = alphabet[Int(byte & 0x0F)]
+                }
+                return buffer.count * 2
+            }
+        }
+        if let direct { return direct }
         var output = [UInt8]()
         output.reserveCapacity(bytes.underestimatedCount * 2)
         for byte in bytes {

@@ -37,6 +37,8 @@ import Foundation
 ///       the whole request
 ///     - `cmcc.caFile` (path, optional; override `PASSGATE_PROVIDERS_CMCC_CAFILE`): PEM CA bundle, must be readable
 ///     - `cmcc.proxy` (URL, optional; override `PASSGATE_PROVIDERS_CMCC_PROXY`): http(s)/socks egress proxy
+///     - `cmcc.eventLoop` (epoll or poll, default: epoll; override `PASSGATE_PROVIDERS_CMCC_EVENTLOOP`): epoll drives
+///       libcurl with `curl_multi_socket_action` (Linux; other systems always poll), poll uses libcurl's portable loop
 ///   - `apps` (list of mappings, default: empty): carrier apps
 ///     - `appId` (string, required, unique): letters and digits only, no whitespace (CMCC answers 103119 for stray spaces)
 ///     - `provider` (string, default: "cmcc"): must be configured under `providers` (or be cmcc with the sandbox enabled)

@@ -105,6 +105,15 @@ public struct ProviderSettings: Sendable, Equatable {
     public var circuitFailureThreshold = 5
     /// How long an open circuit skips its base URL before one probe is let through.
     public var circuitOpenMs = 10_000
+    /// How the transport thread waits for the carrier's sockets: epoll with
+    /// `curl_multi_socket_action` (cost follows the sockets with events), or `poll`, libcurl's
+    /// portable loop (cost follows the calls in flight). A fallback, and the benchmark's reference.
+    public var eventLoop = EventLoop.epoll
+
+    /// See ``eventLoop``.
+    public enum EventLoop: String, Sendable, Equatable, CaseIterable {
+        case epoll, poll
+    }
 
     public init(id: String, baseURLs: [String]) {
         self.id = id

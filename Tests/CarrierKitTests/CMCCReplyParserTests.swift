@@ -104,6 +104,9 @@ struct CMCCReplyParserTests {
             (200, "application/json", "  <!DOCTYPE html><html>", "HTML", "both"),
             (500, "text/plain", "upstream error", "HTTP 500", "both"),
             (502, "text/html", "<html>bad gateway</html>", "HTML", "both"),
+            // Named HTML by its Content-Type alone, in any case, although the body looks like JSON.
+            (200, "Text/HTML; charset=GBK", #"{"resultCode":"103000"}"#, "HTML", "both"),
+            (200, "application/xhtml+xml", #"{"resultCode":"103000"}"#, "HTML", "both"),
             (200, "application/json", #"{"inresponseto":"M","resultCode":"10300"#, "JSON", "both"),
             (200, "application/json", "", "empty body", "both"),
             (200, "application/json", "[1,2,3]", "JSON", "both"),

@@ -27,6 +27,8 @@ struct MSISDNTests {
             Hex.uppercase(bytes), Hex.lowercase(bytes), Data(bytes).base64EncodedString(),
             Data(bytes).base64EncodedString(options: [.lineLength64Characters, .endLineWithCarriageReturn]),
             " " + Hex.uppercase(bytes) + "\n\0",
+            // Non-ASCII whitespace (an ideographic space, a no-break space) goes the Unicode way.
+            "\u{3000}" + Hex.uppercase(bytes) + "\u{00A0}\t\u{0B}",
         ]
         for form in forms {
             #expect(try MSISDN.decrypt(form, with: Fixtures.appKey) == "13800138000")

@@ -12,6 +12,10 @@ struct HexTests {
         #expect(Hex.lowercase(bytes) == "00017f80abcdefff")
         #expect(Hex.uppercase([UInt8]()) == "")
         #expect(Hex.lowercase([UInt8]()) == "")
+        // Contiguous storage is written directly; any other sequence takes the general path.
+        #expect(Hex.uppercase(bytes[2...]) == "7F80ABCDEFFF")
+        #expect(Hex.uppercase(bytes.lazy.map { $0 }) == "00017F80ABCDEFFF")
+        #expect(Hex.lowercase(Self.allBytes.lazy.filter { _ in true }) == Hex.lowercase(Self.allBytes))
     }
 
     @Test("every byte value round-trips through both cases")

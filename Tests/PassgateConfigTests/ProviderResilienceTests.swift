@@ -19,4 +19,14 @@ struct ProviderResilienceTests {
             #expect(bad.contains { $0.path == "providers.cmcc.\(key)" }, "no problem for \(key): \(bad.map(\.message))")
         }
     }
+
+    @Test("eventLoop defaults to epoll, accepts poll, and names the choices when wrong")
+    func eventLoopKey() throws {
+        let loader = ConfigurationLoader(environment: Minimal.environment)
+        #expect(try loader.load(yaml: Minimal.yaml(), baseDirectory: "/").providers["cmcc"]?.eventLoop == .epoll)
+        #expect(try loader.load(yaml: Minimal.yaml(provider: "eventLoop: poll"), baseDirectory: "/").providers["cmcc"]?.eventLoop == .poll)
+        let bad = problems(Minimal.yaml(provider: "eventLoop: select"), environment: Minimal.environment)
+        let problem = try #require(bad.first { $0.path == "providers.cmcc.eventLoop" })
+        #expect(problem.message.contains("epoll, poll") && problem.message.contains("select"), "\(problem.message)")
+    }
 }

@@ -1,6 +1,7 @@
 import CarrierKit
 import Foundation
 import Logging
+import Prometheus
 import Testing
 
 @testable import PassgateServer
@@ -10,6 +11,44 @@ import Testing
 @Suite("hot path: hand-written JSON, log lines and timestamps")
 struct HotPathEncodingTests {
     static let awkward = "quote \" backslash \\ slash / newline \n tab \t cr \r bell \u{07} unit \u{1F} 中文 é 😀"
+
+    @Test("the media type of a Content-Type: parameters and blanks dropped, ASCII lowercased, nothing else touched")
+    func mediaTypes() {
+        let cases: [(String, String)] = [
+            ("application/json", "application/json"),
+            ("Application/JSON; charset=UTF-8", "application/json"),
+            (" \tapplication/json \t;charset=utf-8", "application/json"),
+            ("application/x-www-form-urlencoded", "application/x-www-form-urlencoded"),
+            ("text/plain;application/json", "text/plain"),
+            ("", ""),
+            (";", ""),
+            ("APPLICATION/JSÖN", "application/jsÖn"),
+        ]
+        for (header, expected) in cases {
+            #expect(PhoneNumberController.mediaType(of: header) == expected, "\(header)")
+        }
+    }
+
+    @Test("replay-cache entries: the hand-written form decodes to the same outcome and the same JSON as JSONEncoder's")
+    func storedOutcomesMatchJSONEncoder() throws {
+        let outcomes: [StoredOutcome] = [
+            .phoneNumber(phoneNumber: "13800138000", taskId: "task-1"),
+            .phoneNumber(phoneNumber: "13800138000", taskId: nil),
+            .verification(result: .match, taskId: Self.awkward),
+            .verification(result: .mismatch, taskId: nil),
+            .failure(code: "token_invalid", message: Self.awkward, carrierProvider: "cmcc", carrierCode: "103101", carrierMessage: "bad sign"),
+            .failure(code: "token_expired", message: "expired", carrierProvider: nil, carrierCode: nil, carrierMessage: nil),
+        ]
+        for outcome in outcomes {
+            let fast = outcome.encoded()
+            #expect(StoredOutcome.decode(fast) == outcome, "\(String(decoding: fast, as: UTF8.self))")
+            let foundation = try JSONEncoder().encode(outcome)
+            #expect(StoredOutcome.decode(Array(foundation)) == outcome)
+            let fastObject = try JSONSerialization.jsonObject(with: Data(fast)) as? NSDictionary
+            let foundationObject = try JSONSerialization.jsonObject(with: foundation) as? NSDictionary
+            #expect(fastObject != nil && fastObject == foundationObject, "\(String(decoding: fast, as: UTF8.self))")
+        }
+    }
 
     @Test("success bodies are byte for byte what JSONEncoder with sorted keys writes, with and without optionals")
     func responsesMatchJSONEncoder() throws {
@@ -79,5 +118,23 @@ struct HotPathEncodingTests {
         #expect(PassgateMetrics.milliseconds(.nanoseconds(1_235_000)) == "1.24")
         #expect(PassgateMetrics.milliseconds(.microseconds(50)) == "0.05")
         #expect(PassgateMetrics.milliseconds(.seconds(12)) == "12000.00")
+    }
+}
+
+/// ``PassgateMetrics`` keeps its counters and timers instead of asking the registry per request.
+@Suite("metrics handles")
+struct MetricsHandleTests {
+    @Test("repeated series reach the same counter; past the cache bound series are still counted")
+    func cachedAndBounded() {
+        let registry = PrometheusCollectorRegistry()
+        let metrics = PassgateMetrics(factory: PrometheusMetricsFactory(registry: registry))
+        for _ in 0..<3 { metrics.recordRequest(route: "/v1/phone-number", method: "POST", status: 200, duration: .milliseconds(2)) }
+        // More distinct series than the cache holds (invented methods): each still lands in the registry.
+        for index in 0..<1_100 { metrics.recordRequest(route: "unmatched", method: "M\(index)", status: 405, duration: .zero) }
+        metrics.recordRequest(route: "unmatched", method: "M1099", status: 405, duration: .zero)
+        let text = String(decoding: registry.emitToBuffer(), as: UTF8.self)
+        #expect(text.contains(#"passgate_http_requests_total{route="/v1/phone-number",method="POST",status="200"} 3"#), "\(text.prefix(600))")
+        #expect(text.contains(#"passgate_http_requests_total{route="unmatched",method="M0",status="405"} 1"#))
+        #expect(text.contains(#"passgate_http_requests_total{route="unmatched",method="M1099",status="405"} 2"#))
     }
 }

@@ -31,7 +31,7 @@ def _write_secret(directory, name, value):
     return path
 
 
-def generate(directory, max_concurrent_calls, log_level="info"):
+def generate(directory, max_concurrent_calls, log_level="info", event_loop="epoll"):
     """Writes keys, secrets and the config into `directory`; returns what the harness needs."""
     md5_secret = secrets.token_hex(16).upper()
     md5_app_key = secrets.token_hex(8).upper()
@@ -64,6 +64,7 @@ providers:
     connectTimeoutMs: 1000
     timeoutMs: 3000
     maxConcurrentCalls: {max_concurrent_calls}
+    eventLoop: {event_loop}
 apps:
   - appId: "{MD5_APP}"
     provider: cmcc

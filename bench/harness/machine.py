@@ -9,7 +9,10 @@ import sys
 import time
 
 REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-SCRATCH = os.path.join(REPO, ".build-release")
+SCRATCH = os.path.join(REPO, ".build-static")
+# As deploy/Dockerfile builds it: the Swift runtime and Foundation linked into the binary. That is
+# the binary that ships, and its idle RSS is ~5 MB below the dynamically linked one (bench/PROFILE.md).
+BUILD_FLAGS = ["-c", "release", "--static-swift-stdlib", "--scratch-path", SCRATCH]
 
 
 def log(message):
@@ -37,12 +40,11 @@ def ensure_tools():
 
 
 def build():
-    """`swift build -c release` into .build-release; returns the passgate binary's path."""
-    log("building release binaries (swift build -c release --scratch-path .build-release)")
+    """`swift build -c release --static-swift-stdlib` into .build-static; returns the binary's path."""
+    log(f"building the release binary (swift build {' '.join(BUILD_FLAGS).replace(REPO + '/', '')})")
     started = time.monotonic()
-    subprocess.run(["swift", "build", "-c", "release", "--scratch-path", SCRATCH, "--product", "passgate"],
-                   cwd=REPO, check=True)
-    bin_path = subprocess.run(["swift", "build", "-c", "release", "--scratch-path", SCRATCH, "--show-bin-path"],
+    subprocess.run(["swift", "build"] + BUILD_FLAGS + ["--product", "passgate"], cwd=REPO, check=True)
+    bin_path = subprocess.run(["swift", "build"] + BUILD_FLAGS + ["--show-bin-path"],
                               cwd=REPO, check=True, capture_output=True, text=True).stdout.strip()
     log(f"build done in {time.monotonic() - started:.0f}s")
     return os.path.join(bin_path, "passgate")

@@ -18,6 +18,41 @@ def cpu_seconds(pid):
     return (int(fields[11]) + int(fields[12])) / CLOCK_TICKS
 
 
+def thread_group(comm):
+    """The role of a Passgate thread, from its name: the curl engine, NIO's event loops, Swift's
+    cooperative pool (named by Dispatch's worker queue), the audit writer, or other."""
+    if comm.startswith("pg-curl"):
+        return "curl"
+    if comm.startswith("NIO-"):
+        return "nio"
+    if comm.startswith("pg-audit"):
+        return "audit"
+    if "default-qos" in comm or comm.startswith("passgate"):
+        return "pool"
+    return "other"
+
+
+def thread_cpu_seconds(pid):
+    """utime + stime per thread role (see thread_group) of `pid`, in seconds. Threads that exited
+    are not counted, so take the difference of two readings around a run of long-lived threads."""
+    totals = {}
+    try:
+        tasks = os.listdir(f"/proc/{pid}/task")
+    except OSError:
+        return totals
+    for tid in tasks:
+        try:
+            with open(f"/proc/{pid}/task/{tid}/stat") as stat:
+                text = stat.read()
+        except OSError:
+            continue
+        comm = text[text.index("(") + 1:text.rindex(")")]
+        fields = text.rsplit(")", 1)[1].split()
+        group = thread_group(comm)
+        totals[group] = totals.get(group, 0.0) + (int(fields[11]) + int(fields[12])) / CLOCK_TICKS
+    return totals
+
+
 def status_kb(pid, key):
     """A `kB` line of /proc/PID/status (VmRSS, VmHWM) in kB."""
     with open(f"/proc/{pid}/status") as status:

@@ -49,7 +49,7 @@ public enum CMCCReplyParser {
 
     /// The reply as a JSON object, or a `carrier_bad_response` saying what came instead.
     static func jsonObject(status: Int, contentType: String?, body: [UInt8]) throws -> [String: Any] {
-        let looksHTML = (contentType?.lowercased().contains("html") ?? false) || startsLikeHTML(body)
+        let looksHTML = (contentType.map(mentionsHTML) ?? false) || startsLikeHTML(body)
         guard (200..<300).contains(status) else {
             throw badReply(looksHTML ? .html(status: status, snippet: snippet(body)) : .httpStatus(status, snippet: snippet(body)))
         }
@@ -109,6 +109,17 @@ public enum CMCCReplyParser {
         case .msgidMismatch: "The carrier's reply answers a different msgid: possibly a misrouted or cached reply."
         }
         return PassgateError(.carrierBadResponse, .reply(problem), message: detail + " The token may be spent.")
+    }
+
+    /// Whether a Content-Type names HTML (`text/html`, `application/xhtml+xml`), in any case. Over
+    /// bytes: `String.contains` with a string argument is Foundation's `range(of:)` via NSString.
+    static func mentionsHTML(_ contentType: String) -> Bool {
+        let bytes = Array(contentType.utf8)
+        guard bytes.count >= 4 else { return false }
+        let html: [UInt8] = Array("html".utf8)
+        return (0...(bytes.count - 4)).contains { start in
+            (0..<4).allSatisfy { bytes[start + $0] | 0x20 == html[$0] }
+        }
     }
 
     private static func startsLikeHTML(_ body: [UInt8]) -> Bool {

@@ -21,8 +21,7 @@ public enum MSISDN {
     /// stripped, plaintext validated as a mainland number. A wrong key can produce garbage rather
     /// than an error, so validation is what proves the decryption.
     public static func decrypt(_ field: String, with key: RSAPrivateKey) throws(PassgateError) -> String {
-        let compact = field.unicodeScalars.filter { !$0.properties.isWhitespace && $0 != "\0" }.map(Character.init)
-        let text = String(compact)
+        let text = compacted(field)
         let expected = (key.bits + 7) / 8
         guard let ciphertext = decodeCiphertext(text, length: expected) else {
             if isMainland(text) {
@@ -41,6 +40,16 @@ public enum MSISDN {
             throw failure("decrypted msisdn is not an 11-digit mainland number (\(plaintext.count) bytes): the console's encryption key likely differs from this private key")
         }
         return number
+    }
+
+    /// `field` without whitespace and NULs. Ciphertext is ASCII, so that case is filtered as bytes
+    /// (a Unicode property lookup and a `Character` per hex digit cost more than the rest of the
+    /// reply handling); anything else goes through the Unicode definition of whitespace.
+    static func compacted(_ field: String) -> String {
+        if field.utf8.allSatisfy({ $0 < 0x80 }) {
+            return String(decoding: field.utf8.filter { $0 != 0 && $0 != 0x20 && !(0x09...0x0D).contains($0) }, as: UTF8.self)
+        }
+        return String(String.UnicodeScalarView(field.unicodeScalars.filter { !$0.properties.isWhitespace && $0 != "\0" }))
     }
 
     private static func decodeCiphertext(_ text: String, length: Int) -> [UInt8]? {

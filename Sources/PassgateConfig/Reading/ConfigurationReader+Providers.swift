@@ -30,7 +30,7 @@ extension ConfigurationReader {
 
     private func readProvider(_ id: String, _ node: Node?) -> ProviderSettings {
         let path = "providers.\(id)"
-        let keys = ["baseURLs", "connectTimeoutMs", "timeoutMs", "caFile", "proxy", "maxConcurrentCalls", "circuitFailureThreshold", "circuitOpenMs"]
+        let keys = ["baseURLs", "connectTimeoutMs", "timeoutMs", "caFile", "proxy", "maxConcurrentCalls", "circuitFailureThreshold", "circuitOpenMs", "eventLoop"]
         let section = mapping(node, path: path, keys: keys, overridePrefix: Self.overridePrefix("providers_\(id)"))
         var settings = ProviderSettings(id: id, baseURLs: [])
 
@@ -59,6 +59,9 @@ extension ConfigurationReader {
             settings.circuitFailureThreshold = threshold
         }
         if let open = int("circuitOpenMs", in: section, 100...600_000, note: " (how long an open circuit skips its base URL)") { settings.circuitOpenMs = open }
+        if let loop = choice("eventLoop", in: section, ProviderSettings.EventLoop.allCases.map(\.rawValue)) {
+            settings.eventLoop = ProviderSettings.EventLoop(rawValue: loop) ?? .epoll
+        }
         if let total = int("timeoutMs", in: section, 100...120_000, note: " (the whole request, connection included)") { settings.timeoutMs = total }
         if settings.timeoutMs <= settings.connectTimeoutMs {
             report(

@@ -31,6 +31,13 @@ struct JSONObjectBytes {
         bytes.append(contentsOf: value ? Array("true".utf8) : Array("false".utf8))
     }
 
+    /// A nested object, finished here.
+    mutating func add(_ key: String, object: JSONObjectBytes) {
+        var nested = object
+        member(key)
+        bytes.append(contentsOf: nested.finish())
+    }
+
     mutating func finish() -> [UInt8] {
         bytes.append(UInt8(ascii: "}"))
         return bytes

@@ -50,6 +50,7 @@ extension PassgateConfiguration {
             // flight would close connections after use and reconnect (a TLS handshake per call).
             curl.maxConcurrentTransfers = max(curl.maxConcurrentTransfers, cmcc.maxConcurrentCalls)
             curl.maxConnections = max(curl.maxConnections, cmcc.maxConcurrentCalls)
+            curl.socketEvents = cmcc.eventLoop == .epoll
         }
         return curl
     }

@@ -37,8 +37,33 @@ enum StoredOutcome: Codable, Sendable, Equatable {
         error.map { .failure($0) } ?? .success(self)
     }
 
+    /// The synthesized `Codable` form (`{"case":{"field":…}}`, absent optionals left out), written
+    /// directly: every exchange stores one, and `JSONEncoder` was a visible share of a request's
+    /// CPU (bench/PROFILE.md). Replays are rare, so ``decode(_:)`` keeps `JSONDecoder`, and entries
+    /// written by either stay readable by both (StoredOutcomeEncodingTests).
     func encoded() -> [UInt8] {
-        (try? [UInt8](JSONEncoder().encode(self))) ?? []
+        var fields = JSONObjectBytes()
+        let name: String
+        switch self {
+        case .phoneNumber(let phoneNumber, let taskId):
+            name = "phoneNumber"
+            fields.add("phoneNumber", phoneNumber)
+            fields.add("taskId", taskId)
+        case .verification(let result, let taskId):
+            name = "verification"
+            fields.add("result", result.rawValue)
+            fields.add("taskId", taskId)
+        case .failure(let code, let message, let carrierProvider, let carrierCode, let carrierMessage):
+            name = "failure"
+            fields.add("code", code)
+            fields.add("message", message)
+            fields.add("carrierProvider", carrierProvider)
+            fields.add("carrierCode", carrierCode)
+            fields.add("carrierMessage", carrierMessage)
+        }
+        var outer = JSONObjectBytes()
+        outer.add(name, object: fields)
+        return outer.finish()
     }
 
     static func decode(_ bytes: [UInt8]) -> StoredOutcome? {

@@ -2,12 +2,14 @@ import CarrierKit
 import CoreMetrics
 import Foundation
 import Metrics
+import Synchronization
 
 /// The service's own metrics, on an injected factory (a Prometheus registry per instance), so
 /// tests and several instances in one process never share counters.
 struct PassgateMetrics: Sendable {
     let factory: any MetricsFactory
     let inFlight: Meter
+    private let handles = Handles()
 
     init(factory: any MetricsFactory) {
         self.factory = factory
@@ -15,20 +17,19 @@ struct PassgateMetrics: Sendable {
     }
 
     func recordRequest(route: String, method: String, status: Int, duration: Duration) {
-        let dimensions = [("route", route), ("method", method), ("status", String(status))]
-        Counter(label: "passgate_http_requests_total", dimensions: dimensions, factory: factory).increment()
-        Timer(label: "passgate_http_request_duration_seconds", dimensions: [("route", route)], factory: factory)
+        handles.counter(factory, "passgate_http_requests_total", [("route", route), ("method", method), ("status", String(status))])
+            .increment()
+        handles.timer(factory, "passgate_http_request_duration_seconds", [("route", route)])
             .recordNanoseconds(Self.nanoseconds(duration))
     }
 
     /// Outcomes by provider, operation and normalized code; latency; billable calls.
     func recordCarrierCall(_ call: CarrierCall) {
         let base = [("provider", call.provider), ("operation", call.operation.rawValue)]
-        Counter(label: "passgate_carrier_outcomes_total", dimensions: base + [("code", call.normalizedCode)], factory: factory).increment()
-        Timer(label: "passgate_carrier_latency_seconds", dimensions: base, factory: factory)
-            .recordNanoseconds(Int64(call.latencyMs * 1_000_000))
+        handles.counter(factory, "passgate_carrier_outcomes_total", base + [("code", call.normalizedCode)]).increment()
+        handles.timer(factory, "passgate_carrier_latency_seconds", base).recordNanoseconds(Int64(call.latencyMs * 1_000_000))
         if call.billable {
-            Counter(label: "passgate_carrier_billable_total", dimensions: base, factory: factory).increment()
+            handles.counter(factory, "passgate_carrier_billable_total", base).increment()
         }
     }
 
@@ -47,5 +48,49 @@ struct PassgateMetrics: Sendable {
         let hundredths = max(0, (nanoseconds(duration) + 5_000) / 10_000)
         let fraction = hundredths % 100
         return "\(hundredths / 100).\(fraction < 10 ? "0" : "")\(fraction)"
+    }
+
+    /// Counters and timers by label and dimensions, made once. Creating a `Counter` asks the
+    /// Prometheus registry every time (its lock, name validation, a label lookup): a few percent
+    /// of a request's CPU for series that number in the dozens (bench/PROFILE.md).
+    private final class Handles: Sendable {
+        private let counters = Cache<Counter>()
+        private let timers = Cache<Timer>()
+
+        func counter(_ factory: any MetricsFactory, _ label: String, _ dimensions: [(String, String)]) -> Counter {
+            counters.value(for: Self.key(label, dimensions)) { Counter(label: label, dimensions: dimensions, factory: factory) }
+        }
+
+        func timer(_ factory: any MetricsFactory, _ label: String, _ dimensions: [(String, String)]) -> Timer {
+            timers.value(for: Self.key(label, dimensions)) { Timer(label: label, dimensions: dimensions, factory: factory) }
+        }
+
+        private final class Cache<Value: Sendable>: Sendable {
+            /// A bound, should a client invent HTTP methods: beyond it handles are made per use again.
+            static var limit: Int { 1_024 }
+            private let entries = Mutex<[String: Value]>([:])
+
+            func value(for key: String, make: () -> Value) -> Value {
+                if let cached = entries.withLock({ $0[key] }) { return cached }
+                let made = make()
+                return entries.withLock { entries in
+                    if let existing = entries[key] { return existing }
+                    if entries.count < Self.limit { entries[key] = made }
+                    return made
+                }
+            }
+        }
+
+        /// Unit separators cannot occur in labels or in the dimension values used here.
+        private static func key(_ label: String, _ dimensions: [(String, String)]) -> String {
+            var key = label
+            for (name, value) in dimensions {
+                key += "\u{1F}"
+                key += name
+                key += "\u{1E}"
+                key += value
+            }
+            return key
+        }
     }
 }

@@ -1,0 +1,102 @@
+@testable import CurlTransport
+import Testing
+
+/// The engine has two ways to drive curl (``CurlEventLoop``): every other suite runs the default
+/// (epoll + `curl_multi_socket_action` on Linux); these run the same kinds of calls through both,
+/// so the portable loop stays a working fallback and the socket loop's timer path is proven.
+@Suite("Event loops")
+struct EventLoopTests {
+    @Test("the default on Linux is the socket loop; socketEvents false selects the portable loop")
+    func modeSelection() async throws {
+        try await withClient { client in
+            #if os(Linux)
+            guard case .sockets = client.engine.events?.mode else {
+                Issue.record("expected epoll + curl_multi_socket_action, got \(String(describing: client.engine.events?.mode))")
+                return
+            }
+            #else
+            #expect(client.engine.events?.mode == .polling)
+            #endif
+        }
+        var configuration = CurlHTTPClient.Configuration.forTests
+        configuration.socketEvents = false
+        try await withClient(configuration) { client in
+            #expect(client.engine.events?.mode == .polling)
+        }
+    }
+
+    @Test(
+        "both loops: concurrent successes, a refused connect, a timeout with no socket event and a cancelled call",
+        arguments: [true, false])
+    func mixedWorkload(socketEvents: Bool) async throws {
+        var configuration = CurlHTTPClient.Configuration.forTests
+        configuration.socketEvents = socketEvents
+        let refusedPort = try ProcessInfoHelpers.closedPort()
+        try await withServerAndClient(configuration) { server, client in
+            let bodies = try await withThrowingTaskGroup(of: [UInt8].self) { group in
+                for index in 0..<200 {
+                    let path = index.isMultiple(of: 2) ? "/delay/50" : "/bytes/\(1_000 + index)"
+                    group.addTask { try await client.send(.init(url: server.url(path))).body }
+                }
+                return try await group.reduce(into: [[UInt8]]()) { $0.append($1) }
+            }
+            #expect(bodies.count == 200)
+            #expect(bodies.filter { $0 == Array("ok".utf8) }.count == 100)
+            #expect(bodies.filter { $0.count > 1_000 }.count == 100)
+
+            let refused = await transportError {
+                try await client.send(.init(url: "http://127.0.0.1:\(refusedPort)/"))
+            }
+            #expect(refused?.kind == .connectionRefused)
+            #expect(refused?.delivery == .notSent)
+
+            // The server reads the request and never answers: no socket event will ever come, so
+            // only curl's timer (the timer callback in the socket loop) can end the call.
+            let start = ContinuousClock.now
+            let timedOut = await transportError {
+                try await client.send(.init(url: server.url("/hang"), timeoutMs: 300))
+            }
+            let elapsed = ContinuousClock.now - start
+            #expect(timedOut?.kind == .timeoutAfterSend)
+            #expect(elapsed >= .milliseconds(290), "timed out after \(elapsed)")
+            #expect(elapsed < .seconds(10), "timed out after \(elapsed)")
+
+            let slow = Task { try await client.send(.init(url: server.url("/delay/60000"), timeoutMs: 120_000)) }
+            #expect(await eventually { server.stats.snapshot.activeRequests == 1 })
+            slow.cancel()
+            #expect(await transportError { try await slow.value }?.kind == .cancelled)
+            #expect(await eventually { client.engine.counts == (active: 0, queued: 0, tracked: 0) })
+
+            // The engine is still healthy afterwards.
+            #expect(try await client.send(.init(url: server.url("/status/204"))).status == 204)
+        }
+    }
+
+    /// libcurl 7.88 sometimes consumes a transfer's timeout timer without ending the transfer; the
+    /// engine's watchdog (``CurlEngine/watchOverdue(_:events:into:)``) must still end every one.
+    /// Without it, about one call in ten to a silent server never returned.
+    @Test("socket loop: every call to a server that never answers ends as a timeout, none waits forever",
+          .timeLimit(.minutes(1)))
+    func silentServerCallsAllTimeOut() async throws {
+        try await withServerAndClient { server, client in
+            // One call at a time (how the fail-over test met it), then many at once.
+            for (round, width) in [1, 1, 1, 1, 1, 1, 1, 1, 40, 40].enumerated() {
+                let outcomes = await withTaskGroup(of: (CurlTransportError.Kind?, Duration).self) { group in
+                    for _ in 0..<width {
+                        group.addTask {
+                            let start = ContinuousClock.now
+                            let error = await transportError { try await client.send(.init(url: server.url("/hang"), connectTimeoutMs: 100, timeoutMs: 300)) }
+                            return (error?.kind, ContinuousClock.now - start)
+                        }
+                    }
+                    return await group.reduce(into: []) { $0.append($1) }
+                }
+                #expect(outcomes.allSatisfy { $0.0 == .timeoutAfterSend }, "round \(round): \(outcomes.map { $0.0 })")
+                // Ended by curl or by the watchdog, never much later than the watchdog allows.
+                let slowest = outcomes.map(\.1).max() ?? .zero
+                #expect(slowest < .seconds(10), "round \(round): slowest \(slowest)")
+            }
+        }
+    }
+}
+
