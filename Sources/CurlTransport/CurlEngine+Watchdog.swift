@@ -47,6 +47,6 @@ extension CurlEngine {
 
 extension CurlTransfer {
     /// When curl should have ended this transfer (`CURLOPT_TIMEOUT_MS` from when it was admitted).
-    var deadline: ContinuousClock.Instant { startedAt + .milliseconds(timeoutMs) }
+    var deadline: ContinuousClock.Instant { startedAt + .milliseconds(timeoutMs + watchdogShiftMs) }
 }
 

@@ -53,6 +53,10 @@ extension CurlHTTPClient {
         /// (`curl_multi_socket_action`); `false` selects the portable loop, which runs every transfer
         /// on every turn. Other systems always use the portable loop.
         public var socketEvents: Bool = true
+        /// Tests only: moves the deadline the socket loop's watchdog assumes for every transfer by
+        /// this many milliseconds (negative: earlier than curl's own timeout), so its fallback of
+        /// failing a transfer curl keeps too long can be exercised against a well-behaved curl.
+        var watchdogDeadlineShiftMs: Int = 0
 
         /// A configuration with every default listed in the table above.
         public init() {}

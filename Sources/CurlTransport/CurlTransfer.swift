@@ -16,6 +16,8 @@ final class CurlTransfer {
     var headerList: UnsafeMutablePointer<curl_slist>?
     let connectTimeoutMs: Int
     let timeoutMs: Int
+    /// ``CurlHTTPClient/Configuration/watchdogDeadlineShiftMs``.
+    let watchdogShiftMs: Int
     let maxResponseBytes: Int
     let viaProxy: Bool
     /// Where `easy` goes when this transfer is released.
@@ -41,6 +43,7 @@ final class CurlTransfer {
         self.errorBuffer.initialize(repeating: 0, count: Int(CURL_ERROR_SIZE) + 1)
         self.connectTimeoutMs = submission.request.connectTimeoutMs ?? configuration.connectTimeoutMs
         self.timeoutMs = submission.request.timeoutMs ?? configuration.timeoutMs
+        self.watchdogShiftMs = configuration.watchdogDeadlineShiftMs
         self.maxResponseBytes = configuration.maxResponseBytes
         self.viaProxy = !(configuration.proxy ?? "").isEmpty
     }

@@ -98,5 +98,23 @@ struct EventLoopTests {
             }
         }
     }
-}
 
+    @Test("socket loop: a transfer curl keeps a second past the watchdog's deadline is failed as a timeout")
+    func watchdogFailsTransfersCurlKeeps() async throws {
+        var configuration = CurlHTTPClient.Configuration.forTests
+        // curl's own timeout stays at 8 s; the watchdog believes it was 1 s.
+        configuration.watchdogDeadlineShiftMs = -7_000
+        try await withServerAndClient(configuration) { server, client in
+            let start = ContinuousClock.now
+            let error = await transportError { try await client.send(.init(url: server.url("/hang"), timeoutMs: 8_000)) }
+            let elapsed = ContinuousClock.now - start
+            #expect(error?.kind == .timeoutAfterSend, "\(String(describing: error))")
+            #expect(error?.delivery == .mayHaveBeenDelivered)
+            // 1 s deadline + 1 s grace + up to one 250 ms sweep; curl alone would have taken 8 s.
+            #expect(elapsed >= .milliseconds(1_900) && elapsed < .milliseconds(6_000), "ended after \(elapsed)")
+            #expect(await eventually { client.engine.counts == (active: 0, queued: 0, tracked: 0) })
+            let after = try await client.send(.init(url: server.url("/status/200")))
+            #expect(after.status == 200)
+        }
+    }
+}
