@@ -1,4 +1,5 @@
 import CCurl
+import CoreMetrics
 import Logging
 
 extension CurlEngine {
@@ -30,11 +31,12 @@ extension CurlEngine {
             if now > transfer.deadline + Self.watchdogAbandonAfter {
                 abandoned.append(transfer)
             } else {
-                events.nudge(transfer.easy)
+                if events.nudge(transfer.easy) { metrics.watchdogNudged.increment() }
             }
         }
         for transfer in abandoned {
             active.removeValue(forKey: transfer.id)
+            metrics.watchdogFailed.increment()
             curl_multi_remove_handle(multi, transfer.easy)
             events.forget(transfer.easy)
             logger.warning(

@@ -22,6 +22,10 @@ struct CurlTransportMetrics: Sendable {
     let queued: Gauge
     /// Wall time of started transfers, success or failure.
     let duration: Timer
+    /// Transfers curl kept past their deadline (socket loop): nudged so curl times them out itself.
+    let watchdogNudged: Counter
+    /// ...and still running a second later, so failed by the engine as timed out.
+    let watchdogFailed: Counter
 
     init(factory: any MetricsFactory) {
         let p = Self.prefix
@@ -33,6 +37,8 @@ struct CurlTransportMetrics: Sendable {
         self.inFlight = Gauge(label: p + "transfers_in_flight", factory: factory)
         self.queued = Gauge(label: p + "transfers_queued", factory: factory)
         self.duration = Timer(label: p + "transfer_duration_seconds", factory: factory)
+        self.watchdogNudged = Counter(label: p + "watchdog_total", dimensions: [("action", "nudged")], factory: factory)
+        self.watchdogFailed = Counter(label: p + "watchdog_total", dimensions: [("action", "failed")], factory: factory)
     }
 
     /// Counts one failed call under `kind` and `delivery` dimensions (bounded label sets).

@@ -1,4 +1,5 @@
 @testable import CurlTransport
+import MetricsTestKit
 import Testing
 
 /// The engine has two ways to drive curl (``CurlEventLoop``): every other suite runs the default
@@ -104,7 +105,8 @@ struct EventLoopTests {
         var configuration = CurlHTTPClient.Configuration.forTests
         // curl's own timeout stays at 8 s; the watchdog believes it was 1 s.
         configuration.watchdogDeadlineShiftMs = -7_000
-        try await withServerAndClient(configuration) { server, client in
+        let metrics = TestMetrics()
+        try await withServerAndClient(configuration, metrics: metrics) { server, client in
             let start = ContinuousClock.now
             let error = await transportError { try await client.send(.init(url: server.url("/hang"), timeoutMs: 8_000)) }
             let elapsed = ContinuousClock.now - start
@@ -115,6 +117,9 @@ struct EventLoopTests {
             #expect(await eventually { client.engine.counts == (active: 0, queued: 0, tracked: 0) })
             let after = try await client.send(.init(url: server.url("/status/200")))
             #expect(after.status == 200)
+            // Nudged on the way (curl's own 8 s timeout was not due, so that changed nothing), then failed.
+            #expect(try metrics.expectCounter("passgate_transport_watchdog_total", [("action", "nudged")]).totalValue >= 1)
+            #expect(try metrics.expectCounter("passgate_transport_watchdog_total", [("action", "failed")]).totalValue == 1)
         }
     }
 }
