@@ -130,6 +130,27 @@ struct RateLimitTests {
         for _ in 0..<1000 { try limiter.admit(unlimited, now: start) }
     }
 
+    @Test("a reload keeps the buckets of clients whose rate is unchanged and starts changed or new ones afresh")
+    func bucketsSurviveReload() throws {
+        let steady = ClientSettings(id: "steady", apiKeySHA256: [], apps: [], ratePerSecond: 2)
+        let changed = ClientSettings(id: "changed", apiKeySHA256: [], apps: [], ratePerSecond: 2)
+        let old = ClientRateLimiter(clients: [steady, changed])
+        let now = ContinuousClock.now
+        for _ in 0..<2 {
+            try old.admit(steady, now: now)
+            try old.admit(changed, now: now)
+        }
+        var raised = changed
+        raised.ratePerSecond = 3
+        let reloaded = ClientRateLimiter(clients: [steady, raised], carryingOver: old)
+        // steady spent its burst before the reload and still has none.
+        #expect(throws: PassgateError.self) { try reloaded.admit(steady, now: now) }
+        // changed has a new rate: a new bucket, full.
+        for _ in 0..<3 { try reloaded.admit(raised, now: now) }
+        // Without a previous limiter nothing carries over.
+        try ClientRateLimiter(clients: [steady]).admit(steady, now: now)
+    }
+
     @Test("over HTTP a client over its rate gets 429 rate_limited with Retry-After; other clients are unaffected")
     func perClientLimit() async throws {
         var configuration = TestConfiguration.make()

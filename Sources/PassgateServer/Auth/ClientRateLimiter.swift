@@ -14,8 +14,13 @@ final class ClientRateLimiter: Sendable {
     // `Mutex`: one short critical section per request; no await inside.
     private let buckets = Mutex<[String: Bucket]>([:])
 
-    init(clients: [ClientSettings]) {
+    /// `previous`: the limiter this one replaces on a reload. Clients whose rate is unchanged keep
+    /// their buckets, so a reload (a key rotation, say) never hands every client a fresh burst.
+    init(clients: [ClientSettings], carryingOver previous: ClientRateLimiter? = nil) {
         rates = Dictionary(clients.compactMap { client in client.ratePerSecond.map { (client.id, Double($0)) } }, uniquingKeysWith: { $1 })
+        guard let previous else { return }
+        let kept = previous.buckets.withLock { $0 }.filter { id, _ in previous.rates[id] != nil && previous.rates[id] == rates[id] }
+        buckets.withLock { $0 = kept }
     }
 
     /// Takes one token for `client`, or throws `rate_limited` saying when to come back.

@@ -71,7 +71,7 @@ actor ConfigurationReloader {
             return report
         }
         generation += 1
-        live.replace(with: RequestSettings(configuration: next, generation: generation))
+        live.replace(with: RequestSettings(configuration: next, generation: generation, previous: live.snapshot))
         // Only the applied parts become the new baseline: a section that needs a restart keeps
         // being reported until the process restarts.
         running.apps = next.apps

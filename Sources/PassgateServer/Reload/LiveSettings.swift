@@ -13,10 +13,11 @@ struct RequestSettings: Sendable {
     let apps: [String: AppSettings]
     let maxBodyBytes: Int
 
-    init(configuration: PassgateConfiguration, generation: Int) {
+    /// `previous`: the settings this reload replaces (rate-limit buckets carry over).
+    init(configuration: PassgateConfiguration, generation: Int, previous: RequestSettings? = nil) {
         self.generation = generation
         authenticator = ClientAuthenticator(clients: configuration.clients)
-        rateLimiter = ClientRateLimiter(clients: configuration.clients)
+        rateLimiter = ClientRateLimiter(clients: configuration.clients, carryingOver: previous?.rateLimiter)
         apps = Dictionary(configuration.apps.map { ($0.appId, $0) }, uniquingKeysWith: { first, _ in first })
         maxBodyBytes = configuration.server.maxBodyBytes
     }
