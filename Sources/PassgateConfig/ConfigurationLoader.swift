@@ -26,6 +26,9 @@ import Foundation
 ///       `redis://host[:port][/db]`, checked only when `backend` is redis
 ///     - `replayTTLSeconds` (int 130-86400, default: 300; override `PASSGATE_STATE_REPLAYTTLSECONDS`): must outlast
 ///       the carrier's 2-minute token life
+///     - `redisPassword` (secret, optional; override `PASSGATE_STATE_REDISPASSWORD`): sent as `AUTH` on every
+///       connection (a Redis with `requirepass` or ACL users)
+///     - `redisUsername` (string, optional; override `PASSGATE_STATE_REDISUSERNAME`): the ACL user; needs `redisPassword`
 ///     - `replayKey` (secret, optional; override `PASSGATE_STATE_REPLAYKEY`): HMAC key for replay-cache keys,
 ///       64 hex characters or base64 of at least 32 bytes; absent means a random key per process (set it when
 ///       several instances share Redis)

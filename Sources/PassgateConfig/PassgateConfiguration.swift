@@ -81,6 +81,10 @@ public struct StateSettings: Sendable, Equatable {
 
     public var backend: Backend = .memory
     public var redisURL = "redis://127.0.0.1:6379/0"
+    /// Resolved `redisPassword` secret: `AUTH` on every connection; `nil` for a Redis without one.
+    public var redisPassword: String?
+    /// `redisUsername`: the Redis 6 ACL user; `nil` means the default user.
+    public var redisUsername: String?
     public var replayTTLSeconds = 300
     /// Resolved `replayKey` bytes (HMAC key for replay-cache keys); `nil` means generated per process.
     public var replayKey: [UInt8]?

@@ -13,11 +13,13 @@ import Darwin
 /// error is freed, and the next command connects again.
 final class RedisConnection {
     private let url: RedisURL
+    private let credentials: RedisCredentials?
     private let timeout: timeval
     private var context: UnsafeMutablePointer<redisContext>?
 
-    init(url: RedisURL, timeoutMs: Int) {
+    init(url: RedisURL, credentials: RedisCredentials?, timeoutMs: Int) {
         self.url = url
+        self.credentials = credentials
         self.timeout = timeval(tv_sec: timeoutMs / 1000, tv_usec: .init((timeoutMs % 1000) * 1000))
     }
 
@@ -86,6 +88,20 @@ final class RedisConnection {
             return .failure(Failure(error: failure.error, staleConnection: false))
         }
         context = created
+        if let credentials {
+            switch attempt(credentials.authArguments) {
+            case .success(.status):
+                break
+            case .success(let other):
+                close()
+                let code = if case .error(let message) = other { RedisReply.errorCode(message) } else { other.kindName }
+                return .failure(Failure(
+                    error: StateStoreError(.unavailable, "redis at \(url.endpoint) refused the credentials for user \(credentials.username ?? "default") (\(code)): check state.redisPassword and state.redisUsername"),
+                    staleConnection: false))
+            case .failure(let failure):
+                return .failure(Failure(error: failure.error, staleConnection: false))
+            }
+        }
         if url.database != 0 {
             switch attempt([Array("SELECT".utf8), Array(String(url.database).utf8)]) {
             case .success(.status):

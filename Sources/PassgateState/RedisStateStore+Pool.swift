@@ -27,6 +27,7 @@ final class RedisWorkerPool: @unchecked Sendable {
     }
 
     let url: RedisURL
+    let credentials: RedisCredentials?
     let timeoutMs: Int
     private let logger: Logger
     private let mutex: UnsafeMutablePointer<pthread_mutex_t>
@@ -39,8 +40,9 @@ final class RedisWorkerPool: @unchecked Sendable {
     /// Whether the last answer reached Redis; only changes of it are logged.
     private let reachable = Atomic<Bool>(true)
 
-    init(url: RedisURL, connections: Int, timeoutMs: Int, logger: Logger) throws(RedisConfigurationError) {
+    init(url: RedisURL, credentials: RedisCredentials?, connections: Int, timeoutMs: Int, logger: Logger) throws(RedisConfigurationError) {
         self.url = url
+        self.credentials = credentials
         self.timeoutMs = timeoutMs
         self.logger = logger
         mutex = .allocate(capacity: 1)
@@ -113,7 +115,7 @@ final class RedisWorkerPool: @unchecked Sendable {
 
     private func workerLoop() {
         Self.blockSIGPIPE()
-        let connection = RedisConnection(url: url, timeoutMs: timeoutMs)
+        let connection = RedisConnection(url: url, credentials: credentials, timeoutMs: timeoutMs)
         while let job = nextJob() {
             let answer: Answer
             let waited = ContinuousClock.now - job.enqueuedAt

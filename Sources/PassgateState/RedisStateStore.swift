@@ -28,6 +28,7 @@ public final class RedisStateStore: ExchangeStateStore {
 
     /// - Parameters:
     ///   - url: `redis://host[:port][/db]`.
+    ///   - credentials: `AUTH` on every new connection; `nil` for a Redis without a password.
     ///   - encryptionKey: 32 bytes (AES-256) sealing replay values.
     ///   - connections: worker threads, each with one connection (1…64).
     ///   - operationTimeoutMs: connect and command timeout (> 0).
@@ -35,18 +36,20 @@ public final class RedisStateStore: ExchangeStateStore {
     ///   connect: an unreachable Redis shows in the first operation (or ``ping()``).
     public convenience init(
         url: String,
+        credentials: RedisCredentials? = nil,
         encryptionKey: [UInt8],
         connections: Int = 4,
         operationTimeoutMs: Int = 500,
         logger: Logger = Logger(label: "passgate.state.redis")
     ) throws(RedisConfigurationError) {
         try self.init(
-            url: RedisURL(parsing: url), encryptionKey: encryptionKey, connections: connections,
+            url: RedisURL(parsing: url), credentials: credentials, encryptionKey: encryptionKey, connections: connections,
             operationTimeoutMs: operationTimeoutMs, logger: logger)
     }
 
     public init(
         url: RedisURL,
+        credentials: RedisCredentials? = nil,
         encryptionKey: [UInt8],
         connections: Int = 4,
         operationTimeoutMs: Int = 500,
@@ -66,7 +69,8 @@ public final class RedisStateStore: ExchangeStateStore {
         self.encryptionKey = encryptionKey
         var logger = logger
         logger[metadataKey: "redis"] = "\(url.endpoint)"
-        pool = try RedisWorkerPool(url: url, connections: connections, timeoutMs: operationTimeoutMs, logger: logger)
+        pool = try RedisWorkerPool(
+            url: url, credentials: credentials, connections: connections, timeoutMs: operationTimeoutMs, logger: logger)
     }
 
     deinit {
@@ -143,6 +147,9 @@ public final class RedisStateStore: ExchangeStateStore {
         if case .error(let message) = reply {
             let code = RedisReply.errorCode(message)
             let command = String(decoding: arguments.first ?? [], as: UTF8.self)
+            if code == "NOAUTH" {
+                throw StateStoreError(.unavailable, "redis at \(url.endpoint) requires a password (NOAUTH): set state.redisPassword")
+            }
             throw StateStoreError(
                 RedisReply.isTransient(errorCode: code) ? .unavailable : .corrupt,
                 "redis at \(url.endpoint): \(command) answered with error \(code)")

@@ -122,6 +122,26 @@ struct SecretResolutionTests {
         }
     }
 
+    @Test("state.redisPassword is a secret (never a literal outside the sandbox); redisUsername needs it; empty is a problem")
+    func redisCredentials() throws {
+        var environment = Minimal.environment
+        environment["REDIS_PASSWORD"] = "r3dis-pass"
+        let loader = ConfigurationLoader(environment: environment)
+        let state = try loader.load(yaml: Minimal.yaml(state: "redisPassword: \"env:REDIS_PASSWORD\", redisUsername: passgate"), baseDirectory: "/").state
+        #expect(state.redisPassword == "r3dis-pass" && state.redisUsername == "passgate")
+        let plain = try loader.load(yaml: Minimal.yaml(), baseDirectory: "/").state
+        #expect(plain.redisPassword == nil && plain.redisUsername == nil)
+
+        let literal = problems(Minimal.yaml(state: "redisPassword: r3dis-pass"), environment: environment)
+        #expect(literal.map(\.path) == ["state.redisPassword"], "\(literal.map(\.message))")
+        #expect(literal.allSatisfy { !$0.message.contains("r3dis-pass") })
+        environment["EMPTY"] = ""
+        #expect(problems(Minimal.yaml(state: "redisPassword: \"env:EMPTY\""), environment: environment).map(\.path).contains("state.redisPassword"))
+        let orphan = problems(Minimal.yaml(state: "redisUsername: passgate"), environment: environment)
+        #expect(orphan.map(\.path) == ["state.redisUsername"])
+        #expect(orphan.first?.message.contains("state.redisPassword") == true)
+    }
+
     @Test("sandbox: references are only for privateKey and only with the sandbox enabled")
     func sandboxReferencesAreRestricted() {
         let outside = """

@@ -49,7 +49,7 @@ extension ConfigurationReader {
     }
 
     func readState(_ node: Node?) -> StateSettings {
-        let keys = ["backend", "redisURL", "replayTTLSeconds", "replayKey"]
+        let keys = ["backend", "redisURL", "redisUsername", "redisPassword", "replayTTLSeconds", "replayKey"]
         let section = mapping(node, path: "state", keys: keys, overridePrefix: Self.overridePrefix("state"))
         var settings = StateSettings()
         if let backend = choice("backend", in: section, StateSettings.Backend.allCases.map(\.rawValue)), let parsed = StateSettings.Backend(rawValue: backend) {
@@ -65,6 +65,19 @@ extension ConfigurationReader {
             settings.replayTTLSeconds = ttl
         }
         if let field = field("replayKey", in: section) { settings.replayKey = replayKey(field) }
+        if let field = field("redisPassword", in: section), let secret = secret(field), case .text(let password) = secret.value {
+            if password.isEmpty {
+                report(secret.path, "\(secret.label) is empty; remove the key for a Redis without a password")
+            } else {
+                settings.redisPassword = password
+            }
+        }
+        if let (username, field) = string("redisUsername", in: section), !username.isEmpty {
+            if settings.redisPassword == nil {
+                report(field.path, "\(field.origin) is set without state.redisPassword; a Redis ACL user needs its password")
+            }
+            settings.redisUsername = username
+        }
         return settings
     }
 

@@ -136,7 +136,8 @@ extension PassgateRuntime {
             guard let replayKey = state.replayKey else { throw SharedReplayKeyRequired() }
             // A key of its own for encryption, derived so one configured secret serves both uses.
             let encryptionKey = try Digest.hmacSHA256(key: replayKey, data: Array("passgate replay-cache encryption v1".utf8))
-            return try RedisStateStore(url: state.redisURL, encryptionKey: encryptionKey, logger: logger)
+            let credentials = state.redisPassword.map { RedisCredentials(username: state.redisUsername, password: $0) }
+            return try RedisStateStore(url: state.redisURL, credentials: credentials, encryptionKey: encryptionKey, logger: logger)
         }
     }
 

@@ -11,13 +11,15 @@ func randomKey() throws -> [UInt8] {
 /// Makes a store on `server`, runs `body`, and shuts the store down whatever happens.
 func withStore<T>(
     _ server: RedisServerProcess,
+    credentials: RedisCredentials? = nil,
     key: [UInt8]? = nil,
     connections: Int = 4,
     timeoutMs: Int = 500,
     _ body: (RedisStateStore) async throws -> T
 ) async throws -> T {
     let store = try RedisStateStore(
-        url: server.url, encryptionKey: try key ?? randomKey(), connections: connections, operationTimeoutMs: timeoutMs)
+        url: server.url, credentials: credentials, encryptionKey: try key ?? randomKey(), connections: connections,
+        operationTimeoutMs: timeoutMs)
     do {
         let result = try await body(store)
         await store.shutdown()

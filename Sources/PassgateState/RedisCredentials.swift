@@ -1,0 +1,19 @@
+/// What a Redis with `requirepass` or ACL users needs: sent as `AUTH [username] password` on every
+/// new connection, before anything else. Never printed: ``description`` names only the user.
+public struct RedisCredentials: Sendable, Hashable, CustomStringConvertible {
+    /// ACL user (Redis 6+); `nil` authenticates as the default user (`requirepass`).
+    public var username: String?
+    public var password: String
+
+    public init(username: String? = nil, password: String) {
+        self.username = username
+        self.password = password
+    }
+
+    /// The `AUTH` command's arguments.
+    var authArguments: [[UInt8]] {
+        [Array("AUTH".utf8)] + (username.map { [Array($0.utf8)] } ?? []) + [Array(password.utf8)]
+    }
+
+    public var description: String { "redis credentials for user \(username ?? "default") (password redacted)" }
+}
