@@ -197,8 +197,8 @@ def targets(document):
         if own_bound and limit_total:
             rows.append((f"(detail) {op}, 1,024 conn, 200 ms: the run's own CPU bound (cores / its CPU per request)",
                          f"{own_bound:.0f} req/s, measured {_pct(record['rps'] / own_bound)} of it; CPU per request "
-                         f"{own_total:.3f} ms (Passgate + sandbox + wrk) against {limit_total:.3f} ms at 0 ms: "
-                         "1,024 calls in flight cost more per call", "for reference"))
+                         f"{own_total:.3f} ms (Passgate + sandbox + wrk) against {limit_total:.3f} ms at 0 ms "
+                         f"({(own_total / limit_total - 1) * 100:+.0f}% per call with 1,024 calls open)", "for reference"))
         add(f"{op}, 1,024 conn, 200 ms: peak RSS < 256 MB", f"{record['peakRssKb'] / 1024:.1f} MB",
             record["peakRssKb"] < 256 * 1024)
     startups = document["startups"]
