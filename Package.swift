@@ -45,6 +45,10 @@ let package = Package(
 
         // MARK: Libraries
         .target(
+            name: "DedicatedThreads",
+            swiftSettings: swiftSettings
+        ),
+        .target(
             name: "OpenSSLCrypto",
             dependencies: ["COpenSSL"],
             swiftSettings: swiftSettings
@@ -53,6 +57,7 @@ let package = Package(
             name: "CurlTransport",
             dependencies: [
                 "CCurl",
+                "DedicatedThreads",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Metrics", package: "swift-metrics"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -94,6 +99,7 @@ let package = Package(
             name: "PassgateAudit",
             dependencies: [
                 "CarrierKit",
+                "DedicatedThreads",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Metrics", package: "swift-metrics"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -105,6 +111,7 @@ let package = Package(
             dependencies: [
                 "OpenSSLCrypto",
                 "CHiredis",
+                "DedicatedThreads",
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: swiftSettings

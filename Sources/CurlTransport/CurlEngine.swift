@@ -1,4 +1,5 @@
 import CCurl
+import DedicatedThreads
 import Logging
 import Synchronization
 
@@ -77,7 +78,7 @@ final class CurlEngine: @unchecked Sendable {
 
     /// Starts the engine thread; without one (or without a multi handle) the engine is stopped.
     func start() {
-        if multi != nil, EngineThread.start(name: threadName, { self.runLoop() }) {
+        if multi != nil, DedicatedThread.start(name: threadName, { self.runLoop() }) {
             logger.debug("curl engine started", metadata: ["thread": "\(threadName)"])
             return
         }

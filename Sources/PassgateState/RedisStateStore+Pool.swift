@@ -1,3 +1,4 @@
+import DedicatedThreads
 import Logging
 import Synchronization
 
@@ -51,7 +52,7 @@ final class RedisWorkerPool: @unchecked Sendable {
         pthread_cond_init(condition, nil)
         for index in 0..<connections {
             locked { running += 1 }
-            let started = WorkerThread.start(name: "pg-redis-\(index)") { [self] in workerLoop() }
+            let started = DedicatedThread.start(name: "pg-redis-\(index)") { [self] in workerLoop() }
             if !started {
                 locked { running -= 1 }
                 beginShutdown()
@@ -191,60 +192,4 @@ final class RedisWorkerPool: @unchecked Sendable {
         defer { pthread_mutex_unlock(mutex) }
         return try body()
     }
-}
-
-/// What a new worker thread runs; passed through pthread's `void *` argument.
-private final class WorkerThreadEntry {
-    let name: String
-    let body: @Sendable () -> Void
-
-    init(name: String, body: @escaping @Sendable () -> Void) {
-        self.name = name
-        self.body = body
-    }
-}
-
-private enum WorkerThread {
-    /// Starts a detached, named OS thread; `false` when the system refused one.
-    static func start(name: String, _ body: @escaping @Sendable () -> Void) -> Bool {
-        let entry = Unmanaged.passRetained(WorkerThreadEntry(name: name, body: body)).toOpaque()
-        #if canImport(Darwin)
-        var thread: pthread_t? = nil
-        #else
-        var thread = pthread_t()
-        #endif
-        let rc = pthread_create(
-            &thread, nil,
-            { raw in
-                guard let raw else { return nil }
-                let entry = Unmanaged<WorkerThreadEntry>.fromOpaque(raw).takeRetainedValue()
-                nameCurrentThread(entry.name)
-                entry.body()
-                return nil
-            }, entry)
-        guard rc == 0 else {
-            Unmanaged<WorkerThreadEntry>.fromOpaque(entry).release()
-            return false
-        }
-        #if canImport(Darwin)
-        if let thread { pthread_detach(thread) }
-        #else
-        pthread_detach(thread)
-        #endif
-        return true
-    }
-}
-
-/// Names the calling thread (Linux: through `/proc/thread-self/comm`, as Glibc's
-/// `pthread_setname_np` is not exported to Swift).
-private func nameCurrentThread(_ name: String) {
-    #if canImport(Darwin)
-    pthread_setname_np(name)
-    #elseif os(Linux)
-    let fd = open("/proc/thread-self/comm", O_WRONLY)
-    guard fd >= 0 else { return }
-    let bytes = Array(name.utf8.prefix(15))
-    _ = bytes.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
-    close(fd)
-    #endif
 }

@@ -1,4 +1,5 @@
 import CoreMetrics
+import DedicatedThreads
 import Logging
 import ServiceLifecycle
 
@@ -61,7 +62,7 @@ public final class AuditLogWriter: AuditSink, Service {
         self.metrics = AuditMetrics(factory: metricsFactory)
         let file = try AuditFile(path: configuration.path)
         let loop = AuditWriterLoop.Parts(shared: shared, configuration: configuration, logger: logger, metrics: metrics)
-        guard AuditWriterThread.start({ AuditWriterLoop(loop, file: file).run() }) else {
+        guard DedicatedThread.start(name: "pg-audit", { AuditWriterLoop(loop, file: file).run() }) else {
             file.close()
             throw AuditLogError(path: configuration.path, message: "cannot start the audit writer thread (the system refused a new thread)")
         }

@@ -1,0 +1,68 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Named, detached OS threads for work that blocks: the curl engine (`epoll_wait` /
+/// `curl_multi_poll`), the Redis workers (hiredis) and the audit writer (`write`, `fsync`). Such
+/// calls must never run on Swift's cooperative pool, so these are plain pthreads, not `Task`s.
+public enum DedicatedThread {
+    /// Starts a detached OS thread named `name` (at most 15 bytes are kept, the kernel's limit)
+    /// running `body`; `false` when the system refused a thread. The name shows in
+    /// `/proc/self/task/*/comm`, `top -H` and profiles.
+    public static func start(name: String, _ body: @escaping @Sendable () -> Void) -> Bool {
+        let entry = Unmanaged.passRetained(DedicatedThreadEntry(name: name, body: body)).toOpaque()
+        #if canImport(Darwin)
+        var thread: pthread_t? = nil
+        #else
+        var thread = pthread_t()
+        #endif
+        let rc = pthread_create(
+            &thread, nil,
+            { raw in
+                guard let raw else { return nil }
+                let entry = Unmanaged<DedicatedThreadEntry>.fromOpaque(raw).takeRetainedValue()
+                nameCurrentThread(entry.name)
+                entry.body()
+                return nil
+            }, entry)
+        guard rc == 0 else {
+            Unmanaged<DedicatedThreadEntry>.fromOpaque(entry).release()
+            return false
+        }
+        #if canImport(Darwin)
+        if let thread { pthread_detach(thread) }
+        #else
+        pthread_detach(thread)
+        #endif
+        return true
+    }
+}
+
+/// What a new thread runs; passed through pthread's `void *` argument.
+private final class DedicatedThreadEntry {
+    let name: String
+    let body: @Sendable () -> Void
+
+    init(name: String, body: @escaping @Sendable () -> Void) {
+        self.name = name
+        self.body = body
+    }
+}
+
+/// Names the calling thread. Glibc's `pthread_setname_np` is a GNU extension Swift's Glibc
+/// module does not export, so on Linux the name is written to `/proc/thread-self/comm`.
+private func nameCurrentThread(_ name: String) {
+    #if canImport(Darwin)
+    pthread_setname_np(name)
+    #elseif os(Linux)
+    let fd = open("/proc/thread-self/comm", O_WRONLY)
+    guard fd >= 0 else { return }
+    let bytes = Array(name.utf8.prefix(15))
+    _ = bytes.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
+    close(fd)
+    #endif
+}
