@@ -108,10 +108,10 @@ final class CurlEventLoop {
             if let deadline = timerDeadline, deadline <= .now {
                 timerDeadline = nil
                 _ = CCurl_multi_socket_action(multi, -1, 0, &running)
-                // curl calls the timer callback only when its next expiry *changes*. It reports
-                // whole milliseconds rounded down, so the timer can fire just before curl's expiry;
-                // then nothing ran, the expiry is unchanged, no callback comes, and without this a
-                // transfer waiting only on its timer (a timeout, a retry) would never run again.
+                // curl calls the timer callback only when its next expiry *changes*. If this
+                // firing ran nothing (it came a little early, say), the expiry is unchanged and no
+                // callback comes: ask curl for its next expiry rather than lose the timer. (Timers
+                // curl drops itself are the watchdog's job, CurlEngine+Watchdog.swift.)
                 if timerDeadline == nil {
                     var next = -1
                     if curl_multi_timeout(multi, &next) == CURLM_OK { setTimer(timeoutMs: next) }
@@ -152,9 +152,6 @@ final class CurlEventLoop {
         watched.removeAll()
         socketOfHandle.removeAll()
     }
-
-    /// For tests: descriptors currently registered for socket events.
-    var watchedCount: Int { watched.count }
 
     // MARK: curl's callbacks (inside curl calls on the engine thread)
 
