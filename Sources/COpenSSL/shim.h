@@ -44,6 +44,35 @@ static inline int COpenSSL_hmac(EVP_MAC *mac, const char *digest,
     return ok;
 }
 
+/// An HMAC context keyed once (`EVP_MAC_init` fetches the digest and hashes the padded key):
+/// callers keep it as a read-only template and run every operation on a duplicate of it.
+/// Returns NULL on failure.
+static inline EVP_MAC_CTX *COpenSSL_hmac_keyed(EVP_MAC *mac, const char *digest,
+                                               const unsigned char *key, size_t keyLength) {
+    EVP_MAC_CTX *ctx = EVP_MAC_CTX_new(mac);
+    if (ctx == NULL) return NULL;
+    OSSL_PARAM params[2];
+    params[0] = OSSL_PARAM_construct_utf8_string(OSSL_MAC_PARAM_DIGEST, (char *)digest, 0);
+    params[1] = OSSL_PARAM_construct_end();
+    if (!EVP_MAC_init(ctx, key, keyLength, params)) {
+        EVP_MAC_CTX_free(ctx);
+        return NULL;
+    }
+    return ctx;
+}
+
+/// One HMAC over `data` on a duplicate of a keyed template (`EVP_MAC_CTX_dup` only reads the
+/// template, so threads may share it). Returns 1 on success.
+static inline int COpenSSL_hmac_with_keyed(const EVP_MAC_CTX *keyed,
+                                           const unsigned char *data, size_t dataLength,
+                                           unsigned char *out, size_t outCapacity, size_t *outLength) {
+    EVP_MAC_CTX *ctx = EVP_MAC_CTX_dup(keyed);
+    if (ctx == NULL) return 0;
+    int ok = EVP_MAC_update(ctx, data, dataLength) && EVP_MAC_final(ctx, out, outLength, outCapacity);
+    EVP_MAC_CTX_free(ctx);
+    return ok;
+}
+
 /// Generates an RSA key of `bits` bits with public exponent 65537. Returns NULL on failure.
 static inline EVP_PKEY *COpenSSL_generate_rsa(unsigned int bits) {
     EVP_PKEY *pkey = NULL;

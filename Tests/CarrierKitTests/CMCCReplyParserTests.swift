@@ -73,6 +73,10 @@ struct CMCCReplyParserTests {
         #expect(numeric.resultCode == "103000" && numeric.msisdn == "13800138000")
         let verifyNumeric = try CMCCReplyParser.verify(status: 200, contentType: nil, body: Fixtures.json(#"{"header":{"msgId":"M","resultCode":1}}"#), expectedMsgId: "M")
         #expect(verifyNumeric.resultCode == "001")
+        for (written, meant) in [("103000.0", "103000"), ("1.03e5", "103000"), ("-1", "-1"), ("1.5", "1.5")] {
+            let reply = try CMCCReplyParser.login(status: 200, contentType: nil, body: Fixtures.json(#"{"inresponseto":"M","resultCode":\#(written)}"#), expectedMsgid: "M")
+            #expect(reply.resultCode == meant, "\(written)")
+        }
     }
 
     @Test("header and body given as JSON strings are parsed like objects")

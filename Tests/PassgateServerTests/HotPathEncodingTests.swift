@@ -99,6 +99,18 @@ struct HotPathEncodingTests {
         #expect(!line.contains("cannot overwrite"))
     }
 
+    @Test("a log call's metadata wins over the logger's for the same key, and each key appears once")
+    func eventMetadataWins() throws {
+        let sink = MemoryLogSink()
+        var logger = Logger(label: "passgate.test") { JSONLogHandler(label: $0, level: .info, sink: sink) }
+        logger[metadataKey: "client"] = "from-logger"
+        logger[metadataKey: "requestId"] = "r-2"
+        logger.info("request", metadata: ["client": "from-call", "appId": "300011"])
+        let line = try #require(sink.contents.first)
+        #expect(line.hasSuffix(#","msg":"request","appId":"300011","client":"from-call","requestId":"r-2"}"#), "\(line)")
+        #expect(line.components(separatedBy: "\"client\"").count == 2)
+    }
+
     @Test("log timestamps are what Foundation's ISO 8601 format gives, across leap days and year ends")
     func timestamps() {
         let style = Date.ISO8601FormatStyle().year().month().day().time(includingFractionalSeconds: true).timeZone(separator: .omitted)

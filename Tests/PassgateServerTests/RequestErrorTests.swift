@@ -63,6 +63,24 @@ struct RequestErrorTests {
         await passgate.stop()
     }
 
+    @Test("body errors say what the JSON problem is and where, and which kind a mistyped field held")
+    func bodyErrorWording() async throws {
+        let passgate = try await RunningPassgate.start(TestConfiguration.make())
+        let headers = [("Authorization", "Bearer \(TestConfiguration.apiKey)"), ("Content-Type", "application/json")]
+        let cases: [(String, String)] = [
+            (#"{"appId":"300011111111","token":"abc",}"#, "body: is not valid JSON (unexpected character '}' at byte 38)"),
+            (#"{"appId":"300011111111""#, "body: is not valid JSON (unexpected end of input at byte 23)"),
+            ("[1,2]", "body: must be a JSON object, not an array"),
+            (#"{"appId":300011111111,"token":"abc"}"#, "appId: must be a string, not a number"),
+            (#"{"appId":"300011111111","token":true}"#, "token: must be a string, not a boolean"),
+        ]
+        for (body, message) in cases {
+            let answer = try await passgate.send(.post, "/v1/phone-number", body: Array(body.utf8), headers: headers)
+            #expect(answer.status == 400 && (answer.error["message"] as? String)?.hasPrefix(message) == true, "\(body) -> \(answer.body)")
+        }
+        await passgate.stop()
+    }
+
     @Test("verify: a phone number that is not 11 mainland digits is invalid_request on phoneNumber", arguments: ["+8613800138000", "1380013800", "12800138000", "138 0013 8000"])
     func badPhoneNumbers(phone: String) async throws {
         let passgate = try await RunningPassgate.start(TestConfiguration.make())

@@ -141,8 +141,10 @@ def start_sandbox(binary, settings, latency_ms, log_dir):
     return process
 
 
-def start_passgate(binary, settings, log_dir, keep_logs=False):
-    """Returns the process and its start-up time (spawn to the first 200 from /readyz)."""
-    process = Process("passgate", [binary, "serve", "--config", settings["config"]], log_dir, keep_stdout=keep_logs)
-    ready = process.wait_ready(f"http://127.0.0.1:{settings['api_port']}/readyz")
+def start_passgate(binary, settings, log_dir, keep_logs=False, wrapper=()):
+    """Returns the process and its start-up time (spawn to the first 200 from /readyz).
+    `wrapper` prefixes the command (valgrind for --callgrind; valgrind runs in the same pid)."""
+    process = Process("passgate", list(wrapper) + [binary, "serve", "--config", settings["config"]], log_dir,
+                      keep_stdout=keep_logs)
+    ready = process.wait_ready(f"http://127.0.0.1:{settings['api_port']}/readyz", timeout=120.0 if wrapper else 30.0)
     return process, ready

@@ -402,3 +402,54 @@ def summarize_perf(directory):
     with open(os.path.join(directory, "dso.txt"), "w") as handle:
         handle.write(dso)
     machine.log(f"perf summaries in {directory}: self.txt, inclusive.txt, dso.txt")
+
+
+def callgrind_wrapper(directory):
+    """valgrind's callgrind with counting off until `callgrind_toggle` turns it on for the measured run."""
+    os.makedirs(directory, exist_ok=True)
+    for old in os.listdir(directory):
+        if old.startswith("callgrind.out"):
+            os.remove(os.path.join(directory, old))
+    return ["valgrind", "--tool=callgrind", "--instr-atstart=no", "--fair-sched=yes",
+            f"--callgrind-out-file={os.path.join(directory, 'callgrind.out.%p')}"]
+
+
+def callgrind_toggle(pid, on):
+    subprocess.run(["callgrind_control", "-i", "on" if on else "off", str(pid)], check=True,
+                   stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+
+
+def summarize_callgrind(directory, requests):
+    """Instructions per request (callgrind counts instructions, so this repeats whatever else the
+    machine does) and the inclusive/self tables into DIRECTORY/callgrind-*.txt."""
+    files = sorted(name for name in os.listdir(directory) if name.startswith("callgrind.out"))
+    if not files:
+        return None
+    path = os.path.join(directory, files[-1])
+    total = None
+    with open(path, errors="replace") as handle:
+        for line in handle:
+            if line.startswith(("totals:", "summary:")):
+                total = int(line.split()[1])
+    demangle = ["swift-demangle", "--simplified"]
+    for name, extra in (("self", []), ("inclusive", ["--inclusive=yes"])):
+        text = subprocess.run(["callgrind_annotate", "--threshold=99"] + extra + [path],
+                              capture_output=True, text=True).stdout
+        demangled = subprocess.run(demangle, input=text, capture_output=True, text=True).stdout or text
+        with open(os.path.join(directory, f"callgrind-{name}.txt"), "w") as handle:
+            handle.write(demangled)
+    if total is None:
+        return None
+    per_request = total / max(requests, 1)
+    machine.log(f"callgrind: {total:,} instructions over {requests} requests = {per_request:,.0f} per request "
+                f"({directory}/callgrind-{{self,inclusive}}.txt)")
+    return per_request
+
+
+def callgrind_binary(binary, directory):
+    """A copy without DWARF: valgrind 3.19 cannot read the DWARF 5 that Swift 6 writes (the symbol
+    table stays, so functions keep their names)."""
+    os.makedirs(directory, exist_ok=True)
+    stripped = os.path.join(directory, "passgate-nodebug")
+    subprocess.run(["objcopy", "--strip-debug", binary, stripped], check=True)
+    return stripped

@@ -1,5 +1,3 @@
-import Foundation
-
 /// What a `loginTokenValidate` reply said.
 public struct CMCCLoginReply: Sendable, Equatable {
     public let resultCode: String
@@ -37,7 +35,7 @@ public enum CMCCReplyParser {
     public static func verify(status: Int, contentType: String?, body: [UInt8], expectedMsgId: String) throws -> CMCCVerifyReply {
         let object = try jsonObject(status: status, contentType: contentType, body: body)
         guard let header = try nested(object["header"], field: "header") else { throw badReply(.missingField("header")) }
-        let replyBody = try nested(object["body"], field: "body") ?? [:]
+        let replyBody = try nested(object["body"], field: "body") ?? .object([])
         try checkEcho(header["msgId"], field: "header.msgId", expected: expectedMsgId)
         guard var code = string(header["resultCode"]) ?? string(header["resultcode"]) else {
             throw badReply(.missingField("header.resultCode"))
@@ -48,24 +46,24 @@ public enum CMCCReplyParser {
     }
 
     /// The reply as a JSON object, or a `carrier_bad_response` saying what came instead.
-    static func jsonObject(status: Int, contentType: String?, body: [UInt8]) throws -> [String: Any] {
+    static func jsonObject(status: Int, contentType: String?, body: [UInt8]) throws -> ParsedJSON {
         let looksHTML = (contentType.map(mentionsHTML) ?? false) || startsLikeHTML(body)
         guard (200..<300).contains(status) else {
             throw badReply(looksHTML ? .html(status: status, snippet: snippet(body)) : .httpStatus(status, snippet: snippet(body)))
         }
         if looksHTML { throw badReply(.html(status: status, snippet: snippet(body))) }
-        guard let parsed = try? JSONSerialization.jsonObject(with: Data(body)), let object = parsed as? [String: Any] else {
+        guard let object = try? ParsedJSON.parse(body), case .object = object else {
             throw badReply(.notJSON(snippet: body.isEmpty ? "(empty body)" : snippet(body)))
         }
         return object
     }
 
-    private static func nested(_ value: Any?, field: String) throws -> [String: Any]? {
+    private static func nested(_ value: ParsedJSON?, field: String) throws -> ParsedJSON? {
         switch value {
-        case nil, is NSNull: return nil
-        case let object as [String: Any]: return object
-        case let text as String:
-            guard let parsed = try? JSONSerialization.jsonObject(with: Data(text.utf8)), let object = parsed as? [String: Any] else {
+        case nil, .null: return nil
+        case .object: return value
+        case .string(let text):
+            guard let object = try? ParsedJSON.parse(text.utf8), case .object = object else {
                 throw badReply(.malformedField(field, detail: "is a string that is not a JSON object"))
             }
             return object
@@ -74,7 +72,7 @@ public enum CMCCReplyParser {
     }
 
     /// The echo may be absent (some error replies omit it); when present it must be ours.
-    private static func checkEcho(_ value: Any?, field: String, expected: String) throws {
+    private static func checkEcho(_ value: ParsedJSON?, field: String, expected: String) throws {
         guard let value = string(value) else { return }
         guard asciiCaseInsensitiveEqual(value, expected) else {
             throw badReply(.msgidMismatch(expected: expected, received: value))
@@ -90,13 +88,22 @@ public enum CMCCReplyParser {
     }
 
     /// A string value; numbers are accepted and written back as digits.
-    static func string(_ value: Any?) -> String? {
+    static func string(_ value: ParsedJSON?) -> String? {
         switch value {
-        case let text as String: return text
-        case let number as Int: return String(number)
-        case let number as NSNumber: return number.stringValue
+        case .string(let text): return text
+        case .number(let text): return numberText(text)
         default: return nil
         }
+    }
+
+    /// A JSON number as the digits a careless encoder meant: integers as written, `103000.0` or
+    /// `1.03e5` as `103000`, other fractions in Swift's shortest form (what `NSNumber.stringValue`
+    /// gave for the codes carriers send).
+    static func numberText(_ text: String) -> String {
+        if text.utf8.allSatisfy({ (48...57).contains($0) || $0 == UInt8(ascii: "-") }) { return text }
+        guard let value = Double(text), value.isFinite else { return text }
+        if value.rounded() == value, abs(value) < 1e15 { return String(Int64(value)) }
+        return String(value)
     }
 
     static func badReply(_ problem: PassgateError.ReplyProblem) -> PassgateError {

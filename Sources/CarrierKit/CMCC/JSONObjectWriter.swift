@@ -33,34 +33,16 @@ public indirect enum JSONStringTree: Sendable, Equatable {
     private func write(into output: inout [UInt8]) {
         switch self {
         case .string(let text):
-            Self.writeString(text, into: &output)
+            JSONText.appendQuoted(text, to: &output)
         case .object(let fields):
             output.append(UInt8(ascii: "{"))
             for (index, (key, value)) in fields.enumerated() {
                 if index > 0 { output.append(UInt8(ascii: ",")) }
-                Self.writeString(key, into: &output)
+                JSONText.appendQuoted(key, to: &output)
                 output.append(UInt8(ascii: ":"))
                 value.write(into: &output)
             }
             output.append(UInt8(ascii: "}"))
         }
-    }
-
-    private static func writeString(_ text: String, into output: inout [UInt8]) {
-        output.append(UInt8(ascii: "\""))
-        for byte in text.utf8 {
-            switch byte {
-            case UInt8(ascii: "\""): output.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "\"")])
-            case UInt8(ascii: "\\"): output.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "\\")])
-            case 0x0A: output.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "n")])
-            case 0x0D: output.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "r")])
-            case 0x09: output.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "t")])
-            case 0..<0x20:
-                let hex = Array("0123456789abcdef".utf8)
-                output.append(contentsOf: Array("\\u00".utf8) + [hex[Int(byte >> 4)], hex[Int(byte & 0xF)]])
-            default: output.append(byte)
-            }
-        }
-        output.append(UInt8(ascii: "\""))
     }
 }

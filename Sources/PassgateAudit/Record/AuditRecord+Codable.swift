@@ -1,3 +1,4 @@
+import CarrierKit
 import Foundation
 
 /// Decoding (for `passgate usage` and tools) and a `Codable` encoding with the ISO-8601 time.
@@ -91,7 +92,7 @@ struct JSONLine {
     mutating func string(_ name: StaticString, _ value: String?, first: Bool = false) {
         key(name, first: first)
         guard var value else { return bytes.append(contentsOf: "null".utf8) }
-        value.withUTF8 { Self.appendQuoted($0, to: &bytes) }
+        value.withUTF8 { JSONText.appendQuoted($0, to: &bytes) }
     }
 
     mutating func raw(_ name: StaticString, _ text: String) {
@@ -103,31 +104,6 @@ struct JSONLine {
         bytes.append(UInt8(ascii: "}"))
         bytes.append(UInt8(ascii: "\n"))
         return bytes
-    }
-
-    /// `utf8` as a JSON string: quotes, backslashes and control characters escaped, other
-    /// characters as UTF-8, so a line never contains a raw newline.
-    static func appendQuoted(_ utf8: UnsafeBufferPointer<UInt8>, to out: inout [UInt8]) {
-        out.append(UInt8(ascii: "\""))
-        var start = 0
-        for index in 0..<utf8.count {
-            let byte = utf8[index]
-            guard byte < 0x20 || byte == 0x7F || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") else { continue }
-            out.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[start..<index]))
-            start = index + 1
-            switch byte {
-            case UInt8(ascii: "\""): out.append(contentsOf: [92, 34])
-            case UInt8(ascii: "\\"): out.append(contentsOf: [92, 92])
-            case 0x0A: out.append(contentsOf: [92, UInt8(ascii: "n")])
-            case 0x0D: out.append(contentsOf: [92, UInt8(ascii: "r")])
-            case 0x09: out.append(contentsOf: [92, UInt8(ascii: "t")])
-            default:
-                let hex: [UInt8] = Array("0123456789abcdef".utf8)
-                out.append(contentsOf: [92, UInt8(ascii: "u"), 48, 48, hex[Int(byte >> 4)], hex[Int(byte & 0xF)]])
-            }
-        }
-        out.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[start..<utf8.count]))
-        out.append(UInt8(ascii: "\""))
     }
 
     /// Milliseconds rounded to microseconds; non-finite values (never expected) as 0.

@@ -39,35 +39,37 @@ extension VerifyRequest {
 }
 
 /// A JSON object body read field by field, so every message can name the field at fault.
-/// Unknown fields are ignored (forward compatibility for callers).
+/// Unknown fields are ignored (forward compatibility for callers). Parsed with `ParsedJSON`,
+/// straight from the bytes (`JSONSerialization` and its `[String: Any]` casts were a visible
+/// share of a request's CPU; bench/PROFILE.md).
 struct RequestFields {
-    private let object: [String: Any]
+    private let document: ParsedJSON
 
     init(_ body: [UInt8]) throws(PassgateError) {
         guard !body.isEmpty else { throw .invalidRequest(field: "body", "is empty; send a JSON object") }
-        let parsed: Any
+        let parsed: ParsedJSON
         do {
-            parsed = try JSONSerialization.jsonObject(with: Data(body))
+            parsed = try ParsedJSON.parse(body)
         } catch {
-            throw .invalidRequest(field: "body", "is not valid JSON (\(Self.reason(error)))")
+            throw .invalidRequest(field: "body", "is not valid JSON (\(error))")
         }
-        guard let object = parsed as? [String: Any] else {
-            throw .invalidRequest(field: "body", "must be a JSON object, not \(Self.kind(of: parsed))")
+        guard case .object = parsed else {
+            throw .invalidRequest(field: "body", "must be a JSON object, not \(parsed.kindDescription)")
         }
-        self.object = object
+        document = parsed
     }
 
     /// A required string field.
     func required(_ name: String) throws(PassgateError) -> String {
-        guard let value = object[name], !(value is NSNull) else { throw .invalidRequest(field: name, "is required") }
-        guard let text = value as? String else { throw .invalidRequest(field: name, "must be a string, not \(Self.kind(of: value))") }
+        guard let value = document[name], value != .null else { throw .invalidRequest(field: name, "is required") }
+        guard let text = value.stringValue else { throw .invalidRequest(field: name, "must be a string, not \(value.kindDescription)") }
         return text
     }
 
     /// An optional string field.
     func optional(_ name: String) throws(PassgateError) -> String? {
-        guard let value = object[name], !(value is NSNull) else { return nil }
-        guard let text = value as? String else { throw .invalidRequest(field: name, "must be a string, not \(Self.kind(of: value))") }
+        guard let value = document[name], value != .null else { return nil }
+        guard let text = value.stringValue else { throw .invalidRequest(field: name, "must be a string, not \(value.kindDescription)") }
         return text
     }
 
@@ -102,20 +104,5 @@ struct RequestFields {
 
     private static func isAlphanumeric(_ byte: UInt8) -> Bool {
         (48...57).contains(byte) || (65...90).contains(byte) || (97...122).contains(byte)
-    }
-
-    private static func kind(of value: Any) -> String {
-        switch value {
-        case is String: "a string"
-        case is [Any]: "an array"
-        case is [String: Any]: "an object"
-        case is NSNumber: "a number or boolean"
-        default: "null"
-        }
-    }
-
-    private static func reason(_ error: any Error) -> String {
-        let text = "\(error)"
-        return text.count > 160 ? String(text.prefix(160)) + "…" : text
     }
 }

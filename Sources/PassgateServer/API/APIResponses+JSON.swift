@@ -23,7 +23,7 @@ struct JSONObjectBytes {
     mutating func add(_ key: String, _ value: String?) {
         guard let value else { return }
         member(key)
-        JSONLogLine.appendString(value, to: &bytes)
+        JSONText.appendQuoted(value, to: &bytes)
     }
 
     mutating func add(_ key: String, _ value: Bool) {
@@ -45,7 +45,7 @@ struct JSONObjectBytes {
 
     private mutating func member(_ key: String) {
         if empty { empty = false } else { bytes.append(UInt8(ascii: ",")) }
-        JSONLogLine.appendString(key, to: &bytes)
+        JSONText.appendQuoted(key, to: &bytes)
         bytes.append(UInt8(ascii: ":"))
     }
 }

@@ -33,7 +33,8 @@ final class OneTimeTokenExchange: TokenExchanging {
 
     let gateway: any CarrierGateway
     let store: any ExchangeStateStore
-    let replayKey: [UInt8]
+    /// Keyed once: every request hashes its token with it.
+    let replayKey: HMACSHA256Key?
     let ttlMs: Int
     /// How long a claim lives and how long a follower waits: the longest a carrier call can take.
     let flightMs: Int
@@ -44,7 +45,8 @@ final class OneTimeTokenExchange: TokenExchanging {
     init(gateway: any CarrierGateway, store: any ExchangeStateStore, replayKey: [UInt8], ttlMs: Int, flightMs: Int) {
         self.gateway = gateway
         self.store = store
-        self.replayKey = replayKey
+        // nil only when OpenSSL offers no HMAC at all (then `replayKey(_:)` falls back as it always has).
+        self.replayKey = try? HMACSHA256Key(key: replayKey)
         self.ttlMs = ttlMs
         self.flightMs = flightMs
     }
@@ -74,7 +76,7 @@ final class OneTimeTokenExchange: TokenExchanging {
     /// The keyed hash a token is known by; parts are separated so no two tuples collide.
     func replayKey(_ parts: String...) -> String {
         let joined = parts.joined(separator: "\u{1F}")
-        return Hex.lowercase((try? Digest.hmacSHA256(key: replayKey, data: Array(joined.utf8))) ?? Array(joined.utf8))
+        return Hex.lowercase((try? replayKey?.authenticationCode(for: Array(joined.utf8))) ?? Array(joined.utf8))
     }
 
     /// The stored outcome, a shared in-flight call, or a new call; the last two keep running

@@ -20,15 +20,15 @@ struct JSONLogLine {
     /// A `"key":"value"` member.
     mutating func add(_ key: String, _ value: String) {
         separator()
-        Self.appendString(key, to: &bytes)
+        JSONText.appendQuoted(key, to: &bytes)
         bytes.append(UInt8(ascii: ":"))
-        Self.appendString(value, to: &bytes)
+        JSONText.appendQuoted(value, to: &bytes)
     }
 
     /// A `"key":<metadata value>` member; nested dictionaries keep their keys sorted.
     mutating func add(_ key: String, _ value: Logger.Metadata.Value) {
         separator()
-        Self.appendString(key, to: &bytes)
+        JSONText.appendQuoted(key, to: &bytes)
         bytes.append(UInt8(ascii: ":"))
         Self.append(value, to: &bytes)
     }
@@ -46,9 +46,9 @@ struct JSONLogLine {
     private static func append(_ value: Logger.Metadata.Value, to bytes: inout [UInt8]) {
         switch value {
         case .string(let text):
-            appendString(text, to: &bytes)
+            JSONText.appendQuoted(text, to: &bytes)
         case .stringConvertible(let convertible):
-            appendString(convertible.description, to: &bytes)
+            JSONText.appendQuoted(convertible.description, to: &bytes)
         case .array(let values):
             bytes.append(UInt8(ascii: "["))
             for (index, element) in values.enumerated() {
@@ -60,35 +60,12 @@ struct JSONLogLine {
             bytes.append(UInt8(ascii: "{"))
             for (index, key) in values.keys.sorted().enumerated() {
                 if index > 0 { bytes.append(UInt8(ascii: ",")) }
-                appendString(key, to: &bytes)
+                JSONText.appendQuoted(key, to: &bytes)
                 bytes.append(UInt8(ascii: ":"))
                 append(values[key]!, to: &bytes)
             }
             bytes.append(UInt8(ascii: "}"))
         }
-    }
-
-    private static let hexDigits = Array("0123456789abcdef".utf8)
-
-    /// A JSON string (RFC 8259): quote, backslash and control characters escaped; everything
-    /// else, `/` and non-ASCII included, as UTF-8.
-    static func appendString(_ text: String, to bytes: inout [UInt8]) {
-        bytes.append(UInt8(ascii: "\""))
-        for byte in text.utf8 {
-            switch byte {
-            case UInt8(ascii: "\""): bytes.append(contentsOf: [0x5C, 0x22])
-            case UInt8(ascii: "\\"): bytes.append(contentsOf: [0x5C, 0x5C])
-            case 0x0A: bytes.append(contentsOf: [0x5C, UInt8(ascii: "n")])
-            case 0x0D: bytes.append(contentsOf: [0x5C, UInt8(ascii: "r")])
-            case 0x09: bytes.append(contentsOf: [0x5C, UInt8(ascii: "t")])
-            case 0x08: bytes.append(contentsOf: [0x5C, UInt8(ascii: "b")])
-            case 0x0C: bytes.append(contentsOf: [0x5C, UInt8(ascii: "f")])
-            case 0x00..<0x20:
-                bytes.append(contentsOf: [0x5C, UInt8(ascii: "u"), 0x30, 0x30, hexDigits[Int(byte >> 4)], hexDigits[Int(byte & 0xF)]])
-            default: bytes.append(byte)
-            }
-        }
-        bytes.append(UInt8(ascii: "\""))
     }
 }
 

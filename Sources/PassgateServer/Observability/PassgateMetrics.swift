@@ -35,7 +35,7 @@ struct PassgateMetrics: Sendable {
 
     /// 1 while a base URL's circuit is open or half-open, else 0.
     func recordCircuit(provider: String, host: String, open: Bool) {
-        Gauge(label: "passgate_carrier_circuit_open", dimensions: [("provider", provider), ("host", host)], factory: factory).record(open ? 1 : 0)
+        handles.gauge(factory, "passgate_carrier_circuit_open", [("provider", provider), ("host", host)]).record(open ? 1 : 0)
     }
 
     static func nanoseconds(_ duration: Duration) -> Int64 {
@@ -50,12 +50,13 @@ struct PassgateMetrics: Sendable {
         return "\(hundredths / 100).\(fraction < 10 ? "0" : "")\(fraction)"
     }
 
-    /// Counters and timers by label and dimensions, made once. Creating a `Counter` asks the
+    /// Counters, timers and gauges by label and dimensions, made once. Creating a `Counter` asks the
     /// Prometheus registry every time (its lock, name validation, a label lookup): a few percent
     /// of a request's CPU for series that number in the dozens (bench/PROFILE.md).
     private final class Handles: Sendable {
         private let counters = Cache<Counter>()
         private let timers = Cache<Timer>()
+        private let gauges = Cache<Gauge>()
 
         func counter(_ factory: any MetricsFactory, _ label: String, _ dimensions: [(String, String)]) -> Counter {
             counters.value(for: Self.key(label, dimensions)) { Counter(label: label, dimensions: dimensions, factory: factory) }
@@ -63,6 +64,10 @@ struct PassgateMetrics: Sendable {
 
         func timer(_ factory: any MetricsFactory, _ label: String, _ dimensions: [(String, String)]) -> Timer {
             timers.value(for: Self.key(label, dimensions)) { Timer(label: label, dimensions: dimensions, factory: factory) }
+        }
+
+        func gauge(_ factory: any MetricsFactory, _ label: String, _ dimensions: [(String, String)]) -> Gauge {
+            gauges.value(for: Self.key(label, dimensions)) { Gauge(label: label, dimensions: dimensions, factory: factory) }
         }
 
         private final class Cache<Value: Sendable>: Sendable {

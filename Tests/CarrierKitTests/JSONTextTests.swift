@@ -1,0 +1,61 @@
+import CarrierKit
+import Foundation
+import Testing
+
+@Suite("JSONText: the one JSON string escaper")
+struct JSONTextTests {
+    static func quoted(_ text: String) -> [UInt8] {
+        var output: [UInt8] = []
+        JSONText.appendQuoted(text, to: &output)
+        return output
+    }
+
+    @Test("every ASCII character and some non-ASCII round-trip through JSONSerialization, with no raw control byte left")
+    func roundTrip() throws {
+        let ascii = String(decoding: (0..<128).map { UInt8($0) }, as: UTF8.self)
+        for text in [ascii, "", "plain", "手机号 13800138000 😀", "\"\\/\u{2028}", String(repeating: "a\"b", count: 500)] {
+            let bytes = Self.quoted(text)
+            #expect(!bytes.contains { $0 < 0x20 || $0 == 0x7F })
+            let decoded = try JSONSerialization.jsonObject(with: Data(bytes), options: .fragmentsAllowed) as? String
+            #expect(decoded == text)
+        }
+    }
+
+    @Test("escapes use the short forms where JSON has them, else \\u00XX; everything else is copied as it is")
+    func escapeForms() {
+        #expect(String(decoding: Self.quoted("a\"b\\c\nd\re\tf\u{08}g\u{0C}h"), as: UTF8.self) == #""a\"b\\c\nd\re\tf\bg\fh""#)
+        #expect(String(decoding: Self.quoted("\u{01}\u{1F}\u{7F}"), as: UTF8.self) == #""\u0001\u001f\u007f""#)
+        #expect(String(decoding: Self.quoted("/é"), as: UTF8.self) == "\"/é\"")
+    }
+
+    @Test("appends to what is already there")
+    func appends() {
+        var output = Array("{\"k\":".utf8)
+        JSONText.appendQuoted("v", to: &output)
+        #expect(String(decoding: output, as: UTF8.self) == "{\"k\":\"v\"")
+    }
+}
+
+@Suite("MessageID from the buffered CSPRNG")
+struct MessageIDPoolTests {
+    @Test("20,000 ids (many pool refills) are distinct, 32 lowercase hex digits, UUID v4")
+    func distinctAcrossRefills() {
+        let ids = (0..<20_000).map { _ in MessageID.make() }
+        #expect(Set(ids).count == ids.count)
+        for id in ids.prefix(2_000) {
+            let bytes = Array(id.utf8)
+            #expect(bytes.count == 32 && bytes.allSatisfy { (48...57).contains($0) || (97...102).contains($0) })
+            #expect(bytes[12] == UInt8(ascii: "4"))
+            #expect([UInt8(ascii: "8"), UInt8(ascii: "9"), UInt8(ascii: "a"), UInt8(ascii: "b")].contains(bytes[16]))
+        }
+    }
+
+    @Test("ids made concurrently by many tasks never repeat")
+    func concurrentDistinct() async {
+        let batches = await withTaskGroup(of: [String].self) { group in
+            for _ in 0..<8 { group.addTask { (0..<2_000).map { _ in MessageID.make() } } }
+            return await group.reduce(into: [String]()) { $0 += $1 }
+        }
+        #expect(Set(batches).count == 16_000)
+    }
+}
