@@ -1,4 +1,4 @@
-import CarrierKit
+@testable import CarrierKit
 import Foundation
 import Testing
 
@@ -26,6 +26,24 @@ struct JSONTextTests {
         #expect(String(decoding: Self.quoted("a\"b\\c\nd\re\tf\u{08}g\u{0C}h"), as: UTF8.self) == #""a\"b\\c\nd\re\tf\bg\fh""#)
         #expect(String(decoding: Self.quoted("\u{01}\u{1F}\u{7F}"), as: UTF8.self) == #""\u0001\u001f\u007f""#)
         #expect(String(decoding: Self.quoted("/é"), as: UTF8.self) == "\"/é\"")
+    }
+
+    @Test("the eight-bytes-at-a-time scan finds exactly the bytes a byte-by-byte scan finds, at every alignment")
+    func wordScanMatchesByteScan() {
+        var generator = SplitMix64(seed: 0x5EED)
+        let interesting: [UInt8] = [0x00, 0x08, 0x0A, 0x1F, 0x20, 0x21, 0x22, 0x23, 0x5B, 0x5C, 0x5D, 0x7E, 0x7F, 0x80, 0x9F, 0xA0, 0xC3, 0xE6, 0xFF, 0x41]
+        for _ in 0..<5_000 {
+            let count = Int(generator.next() % 40)
+            let bytes = (0..<count).map { _ in
+                generator.next() % 3 == 0 ? UInt8(truncatingIfNeeded: generator.next()) : interesting[Int(generator.next() % UInt64(interesting.count))]
+            }
+            bytes.withUnsafeBufferPointer { buffer in
+                for start in 0...count {
+                    let expected = (start..<count).first { JSONText.needsEscape(buffer[$0]) } ?? count
+                    #expect(JSONText.nextEscape(in: buffer, from: start) == expected, "\(bytes) from \(start)")
+                }
+            }
+        }
     }
 
     @Test("appends to what is already there")
@@ -59,3 +77,4 @@ struct MessageIDPoolTests {
         #expect(Set(batches).count == 16_000)
     }
 }
+

@@ -327,8 +327,8 @@ private func sameContent(_ ours: ParsedJSON, _ theirs: Any) -> Bool {
     }
 }
 
-/// A seeded generator so a fuzz failure reproduces.
-private struct SplitMix64: RandomNumberGenerator {
+/// A seeded generator so a fuzz failure reproduces (the JSON suites share it).
+struct SplitMix64: RandomNumberGenerator {
     var state: UInt64
     init(seed: UInt64) { state = seed }
     mutating func next() -> UInt64 {

@@ -19,15 +19,48 @@ public enum JSONText {
         output.reserveCapacity(output.count + utf8.count + 2)
         output.append(UInt8(ascii: "\""))
         var runStart = 0
-        for index in 0..<utf8.count {
-            let byte = utf8[index]
-            guard byte < 0x20 || byte == 0x7F || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") else { continue }
+        while true {
+            let index = nextEscape(in: utf8, from: runStart)
             if runStart < index { output.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart..<index])) }
+            guard index < utf8.count else { break }
+            appendEscape(utf8[index], to: &output)
             runStart = index + 1
-            appendEscape(byte, to: &output)
         }
-        if runStart < utf8.count { output.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart..<utf8.count])) }
         output.append(UInt8(ascii: "\""))
+    }
+
+    /// The index of the first byte at or after `start` that needs an escape, else `utf8.count`.
+    /// Eight bytes at a time: almost nothing Passgate writes needs one.
+    static func nextEscape(in utf8: UnsafeBufferPointer<UInt8>, from start: Int) -> Int {
+        guard let base = utf8.baseAddress else { return utf8.count }
+        var index = start
+        while index + 8 <= utf8.count {
+            if wordNeedsEscape(UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self)) { break }
+            index += 8
+        }
+        while index < utf8.count {
+            if needsEscape(utf8[index]) { return index }
+            index += 1
+        }
+        return utf8.count
+    }
+
+    static func needsEscape(_ byte: UInt8) -> Bool {
+        byte < 0x20 || byte == 0x7F || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\")
+    }
+
+    /// Whether any of the eight bytes needs an escape. The bit tricks ("has a byte less than n",
+    /// "has a zero byte" on `word ^ repeated c`) can mark bytes after a real hit, never a word
+    /// without one, and only the yes/no answer is used; the byte loop finds the position.
+    static func wordNeedsEscape(_ word: UInt64) -> Bool {
+        let ones: UInt64 = 0x0101_0101_0101_0101
+        let highBits: UInt64 = 0x8080_8080_8080_8080
+        func hasZeroByte(_ value: UInt64) -> UInt64 { (value &- ones) & ~value & highBits }
+        let control = (word &- ones &* 0x20) & ~word & highBits
+        let quote = hasZeroByte(word ^ (ones &* 0x22))
+        let backslash = hasZeroByte(word ^ (ones &* 0x5C))
+        let delete = hasZeroByte(word ^ (ones &* 0x7F))
+        return (control | quote | backslash | delete) != 0
     }
 
     private static func appendEscape(_ byte: UInt8, to output: inout [UInt8]) {
