@@ -85,6 +85,14 @@ final class CallLimiter: Sendable {
     }
 
     func acquire() async {
+        // The common case takes a slot without suspending: a continuation resumed at once would
+        // still cost the task a trip through the executor queue and often a thread wake-up.
+        let taken = state.withLock { state in
+            guard state.available > 0 else { return false }
+            state.available -= 1
+            return true
+        }
+        if taken { return }
         await withCheckedContinuation { continuation in
             let granted = state.withLock { state in
                 if state.available > 0 {
