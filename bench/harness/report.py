@@ -369,10 +369,15 @@ def write_results(document, bench_dir):
         "0 ms sandbox; the ratio uses the one next to the run, since the machine's other load changes within minutes.",
         "- The CPU limit for the 1,024-connection / 200 ms target is Passgate's own throughput at 1,024 "
         "connections with a 0 ms sandbox in the same mode and run.",
+        "- libcurl alone (`bench/harness/curlfloor.c`, right after md5-c64-l0): a C client keeps 64 MD5 login "
+        "POSTs in flight to a fresh sandbox through one multi handle, resetting each easy handle and setting its "
+        "options, headers and body per request as Passgate's engine does; its CPU time per answered request is "
+        "the floor under Passgate's outbound exchange.",
         "- Raw figures (every percentile, CPU, RSS, load average per run): `bench/out/latest.json` (git-ignored).",
         "",
         "Rerun: `bench/run` (about 12 minutes; `--quick` for a smoke check, `--scenarios 'md5-*'`, `--duration 20`, "
-        "`--profile` to also record a perf profile, `--help` for the rest). See bench/README.md.",
+        "`--profile` to also record a perf profile, `--callgrind SCENARIO` for instructions per request, `--help` for "
+        "the rest). See bench/README.md.",
         "",
         profile,
         "",
