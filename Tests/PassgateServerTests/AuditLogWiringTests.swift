@@ -48,4 +48,29 @@ struct AuditLogWiringTests {
         let raw = (try? String(contentsOfFile: "\(directory)/audit.jsonl", encoding: .utf8)) ?? ""
         #expect(!tokens.contains { raw.contains($0) } && !raw.contains("1390000000"))
     }
+
+    @Test("with the audit log on, a successful carrier call is not repeated at info; failed calls are; the request line has the masked number")
+    func carrierLineOnlyForFailures() async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("passgate-audit-\(UUID().uuidString)").path
+        var configuration = TestConfiguration.make()
+        configuration.audit.enabled = true
+        configuration.audit.path = "\(directory)/audit.jsonl"
+        let passgate = try await RunningPassgate.start(configuration)
+        let token = try await passgate.mintToken(appId: TestConfiguration.md5App, phone: "13900000009")
+        let first = try await passgate.post("/v1/phone-number", ["appId": TestConfiguration.md5App, "token": token],
+                                            extraHeaders: [("X-Request-Id", "log-ok")])
+        #expect(first.status == 200, "\(first.body)")
+        let spent = try await passgate.post("/v1/phone-number", ["appId": TestConfiguration.md5App, "token": token],
+                                            apiKey: TestConfiguration.secondShopApiKey, extraHeaders: [("X-Request-Id", "log-bad")])
+        #expect(spent.errorCode == "token_invalid")
+        await passgate.stop()
+
+        let lines = passgate.logs.contents
+        let calls = lines.filter { $0.contains(#""level":"info","logger":"passgate","msg":"carrier call""#) }
+        #expect(calls.count == 1, "\(calls)")
+        #expect(calls.first?.contains(#""code":"token_invalid""#) == true && calls.first?.contains(#""requestId":"log-bad""#) == true)
+        let request = try #require(lines.first { $0.contains(#""msg":"request""#) && $0.contains(#""requestId":"log-ok""#) })
+        #expect(request.contains(#""phone":"139****0009""#), "\(request)")
+        #expect(!lines.contains { $0.contains("13900000009") })
+    }
 }

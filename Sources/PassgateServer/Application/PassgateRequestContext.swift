@@ -22,6 +22,7 @@ final class RequestFacts: Sendable {
     struct Values {
         var clientId: String?
         var appId: String?
+        var maskedPhone: String?
     }
 
     // `Mutex`: written by the handler, read by the middleware, possibly on different threads.
@@ -35,5 +36,11 @@ final class RequestFacts: Sendable {
     var appId: String? {
         get { values.withLock { $0.appId } }
         set { values.withLock { $0.appId = newValue } }
+    }
+
+    /// The number the request was about, masked (`138****8000`), once known.
+    var maskedPhone: String? {
+        get { values.withLock { $0.maskedPhone } }
+        set { values.withLock { $0.maskedPhone = newValue } }
     }
 }

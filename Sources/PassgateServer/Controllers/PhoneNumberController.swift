@@ -30,6 +30,7 @@ struct PhoneNumberController {
         let app = try authorize(client: client, appId: input.appId, apps: settings.apps, context: context)
         let answer = await exchange.phoneNumber(client: client.id, app: app, token: input.token, logger: requestLogger(context))
         let outcome = try answer.result.get()
+        context.facts.maskedPhone = outcome.maskedPhoneNumber
         return try JSONBody.response(PhoneNumberResponse(
             requestId: context.requestId, appId: app.appId, provider: app.provider, phoneNumber: outcome.phoneNumber,
             maskedPhoneNumber: outcome.maskedPhoneNumber, carrierTaskId: outcome.carrierTaskId, replayed: answer.replayed, reference: input.reference
@@ -41,6 +42,7 @@ struct PhoneNumberController {
         let (client, body) = try await admit(request, settings: settings, context: context)
         let input = try VerifyRequest(json: body)
         let app = try authorize(client: client, appId: input.appId, apps: settings.apps, context: context)
+        context.facts.maskedPhone = MSISDN.mask(input.phoneNumber)
         let answer = await exchange.verify(client: client.id, app: app, token: input.token, phoneNumber: input.phoneNumber, logger: requestLogger(context))
         let outcome = try answer.result.get()
         return try JSONBody.response(VerifyResponse(

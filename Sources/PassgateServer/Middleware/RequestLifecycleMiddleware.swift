@@ -45,6 +45,7 @@ struct RequestLifecycleMiddleware: RouterMiddleware {
         ]
         if let clientId = context.facts.clientId { metadata["client"] = .string(clientId) }
         if let appId = context.facts.appId { metadata["appId"] = .string(appId) }
+        if let phone = context.facts.maskedPhone { metadata["phone"] = .string(phone) }
         if let failure {
             metadata["code"] = .string(failure.code.rawValue)
             // The reason holds only request facts and carrier codes, never tokens or secrets.
