@@ -7,13 +7,19 @@ import Testing
 /// The server writes one audit line per carrier call, tied to the request that caused it.
 @Suite("audit log wiring")
 struct AuditLogWiringTests {
-    @Test("each carrier call is one audit line with the request's id, client and app; replays add none; no token or number")
-    func oneLinePerCarrierCall() async throws {
+    /// The test configuration with the audit log on, in a directory of its own, fsync at once.
+    static func audited() -> (PassgateConfiguration, String) {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("passgate-audit-\(UUID().uuidString)").path
         var configuration = TestConfiguration.make()
         configuration.audit.enabled = true
         configuration.audit.path = "\(directory)/audit.jsonl"
         configuration.audit.fsyncIntervalMs = 0
+        return (configuration, directory)
+    }
+
+    @Test("each carrier call is one audit line with the request's id, client and app; replays add none; no token or number")
+    func oneLinePerCarrierCall() async throws {
+        let (configuration, directory) = Self.audited()
         let passgate = try await RunningPassgate.start(configuration)
         var tokens: [String] = []
         var requestIds: [String] = []
@@ -51,10 +57,7 @@ struct AuditLogWiringTests {
 
     @Test("with the audit log on, a successful carrier call is not repeated at info; failed calls are; the request line has the masked number")
     func carrierLineOnlyForFailures() async throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("passgate-audit-\(UUID().uuidString)").path
-        var configuration = TestConfiguration.make()
-        configuration.audit.enabled = true
-        configuration.audit.path = "\(directory)/audit.jsonl"
+        let (configuration, _) = Self.audited()
         let passgate = try await RunningPassgate.start(configuration)
         let token = try await passgate.mintToken(appId: TestConfiguration.md5App, phone: "13900000009")
         let first = try await passgate.post("/v1/phone-number", ["appId": TestConfiguration.md5App, "token": token],
