@@ -80,7 +80,7 @@ public struct PassgateRuntime: Sendable {
         let gateway = ProviderGateway(cmcc: CMCCProvider(transport: CurlCarrierTransport(client: curl), clock: clock),
                                       providers: configuration.providers, metrics: metrics, audit: audit ?? NoAuditSink())
         let readiness = Self.readiness(configuration: configuration, gateway: gateway, store: store, audit: audit)
-        let exchange = OneTimeTokenExchange(
+        let exchange = try OneTimeTokenExchange(
             gateway: gateway, store: store, replayKey: try configuration.state.replayKey ?? SecureRandom.bytes(count: 32),
             ttlMs: configuration.state.replayTTLSeconds * 1000, flightMs: configuration.longestCarrierCallMs
         )

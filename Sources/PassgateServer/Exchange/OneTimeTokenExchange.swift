@@ -34,7 +34,7 @@ final class OneTimeTokenExchange: TokenExchanging {
     let gateway: any CarrierGateway
     let store: any ExchangeStateStore
     /// Keyed once: every request hashes its token with it.
-    let replayKey: HMACSHA256Key?
+    let replayKey: HMACSHA256Key
     let ttlMs: Int
     /// How long a claim lives and how long a follower waits: the longest a carrier call can take.
     let flightMs: Int
@@ -42,17 +42,17 @@ final class OneTimeTokenExchange: TokenExchanging {
     // `Mutex`: the flight map is touched briefly on each request; never held across an await.
     private let flights = Mutex<[String: Flight]>([:])
 
-    init(gateway: any CarrierGateway, store: any ExchangeStateStore, replayKey: [UInt8], ttlMs: Int, flightMs: Int) {
+    /// Throws when OpenSSL cannot key an HMAC: without it a token would have no safe replay key.
+    init(gateway: any CarrierGateway, store: any ExchangeStateStore, replayKey: [UInt8], ttlMs: Int, flightMs: Int) throws {
         self.gateway = gateway
         self.store = store
-        // nil only when OpenSSL offers no HMAC at all (then `replayKey(_:)` falls back as it always has).
-        self.replayKey = try? HMACSHA256Key(key: replayKey)
+        self.replayKey = try HMACSHA256Key(key: replayKey)
         self.ttlMs = ttlMs
         self.flightMs = flightMs
     }
 
     func phoneNumber(client: String, app: AppSettings, token: String, logger: Logger) async -> ExchangeAnswer<PhoneNumberOutcome> {
-        let key = replayKey(client, app.appId, "phone_number", token)
+        guard let key = replayKey(client, app.appId, "phone_number", token) else { return ExchangeAnswer(result: .failure(Self.hashFailure), replayed: false) }
         let (result, replayed) = await exchange(key: key, logger: logger) { [gateway] in
             await gateway.phoneNumber(app: app, token: token, logger: logger).result.map { .phoneNumber(phoneNumber: $0.phoneNumber, taskId: $0.carrierTaskId) }
         }
@@ -63,7 +63,7 @@ final class OneTimeTokenExchange: TokenExchanging {
     }
 
     func verify(client: String, app: AppSettings, token: String, phoneNumber: String, logger: Logger) async -> ExchangeAnswer<VerificationOutcome> {
-        let key = replayKey(client, app.appId, "verify", token, phoneNumber)
+        guard let key = replayKey(client, app.appId, "verify", token, phoneNumber) else { return ExchangeAnswer(result: .failure(Self.hashFailure), replayed: false) }
         let (result, replayed) = await exchange(key: key, logger: logger) { [gateway] in
             await gateway.verify(app: app, token: token, phoneNumber: phoneNumber, logger: logger).result.map { .verification(result: $0.result, taskId: $0.carrierTaskId) }
         }
@@ -73,11 +73,18 @@ final class OneTimeTokenExchange: TokenExchanging {
         }, replayed: replayed)
     }
 
-    /// The keyed hash a token is known by; parts are separated so no two tuples collide.
-    func replayKey(_ parts: String...) -> String {
+    /// The keyed hash a token is known by; parts are separated so no two tuples collide. nil only
+    /// if OpenSSL fails mid-operation (out of memory): never the token itself as a key.
+    func replayKey(_ parts: String...) -> String? {
         let joined = parts.joined(separator: "\u{1F}")
-        return Hex.lowercase((try? replayKey?.authenticationCode(for: Array(joined.utf8))) ?? Array(joined.utf8))
+        return (try? replayKey.authenticationCode(for: Array(joined.utf8))).map { Hex.lowercase($0) }
     }
+
+    /// Nothing was sent: the carrier was not called, so a retry with the same token is safe.
+    static let hashFailure = PassgateError(
+        .internalError, .local("HMAC-SHA256 of the replay key failed in OpenSSL"),
+        message: "Passgate could not hash the token for its replay cache; the carrier was not called, so retrying with the same token is safe."
+    )
 
     /// The stored outcome, a shared in-flight call, or a new call; the last two keep running
     /// whatever happens to the caller.
