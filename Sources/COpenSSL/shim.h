@@ -26,24 +26,6 @@ static inline void COpenSSL_free(void *ptr) { OPENSSL_free(ptr); }
 /// `BIO_get_mem_data` is a macro; returns the length and points `*out` at the BIO's buffer.
 static inline long COpenSSL_BIO_get_mem_data(BIO *bio, char **out) { return BIO_get_mem_data(bio, out); }
 
-/// HMAC with a pre-fetched `EVP_MAC` and digest name: one `EVP_MAC_CTX` per call so the
-/// fetched algorithm can be shared between threads. Returns 1 on success.
-static inline int COpenSSL_hmac(EVP_MAC *mac, const char *digest,
-                                const unsigned char *key, size_t keyLength,
-                                const unsigned char *data, size_t dataLength,
-                                unsigned char *out, size_t outCapacity, size_t *outLength) {
-    EVP_MAC_CTX *ctx = EVP_MAC_CTX_new(mac);
-    if (ctx == NULL) return 0;
-    OSSL_PARAM params[2];
-    params[0] = OSSL_PARAM_construct_utf8_string(OSSL_MAC_PARAM_DIGEST, (char *)digest, 0);
-    params[1] = OSSL_PARAM_construct_end();
-    int ok = EVP_MAC_init(ctx, key, keyLength, params)
-        && EVP_MAC_update(ctx, data, dataLength)
-        && EVP_MAC_final(ctx, out, outLength, outCapacity);
-    EVP_MAC_CTX_free(ctx);
-    return ok;
-}
-
 /// An HMAC context keyed once (`EVP_MAC_init` fetches the digest and hashes the padded key):
 /// callers keep it as a read-only template and run every operation on a duplicate of it.
 /// Returns NULL on failure.
@@ -67,6 +49,19 @@ static inline int COpenSSL_hmac_with_keyed(const EVP_MAC_CTX *keyed,
                                            const unsigned char *data, size_t dataLength,
                                            unsigned char *out, size_t outCapacity, size_t *outLength) {
     EVP_MAC_CTX *ctx = EVP_MAC_CTX_dup(keyed);
+    if (ctx == NULL) return 0;
+    int ok = EVP_MAC_update(ctx, data, dataLength) && EVP_MAC_final(ctx, out, outLength, outCapacity);
+    EVP_MAC_CTX_free(ctx);
+    return ok;
+}
+
+/// HMAC with a pre-fetched `EVP_MAC` and digest name: a keyed context of its own per call so the
+/// fetched algorithm can be shared between threads. Returns 1 on success.
+static inline int COpenSSL_hmac(EVP_MAC *mac, const char *digest,
+                                const unsigned char *key, size_t keyLength,
+                                const unsigned char *data, size_t dataLength,
+                                unsigned char *out, size_t outCapacity, size_t *outLength) {
+    EVP_MAC_CTX *ctx = COpenSSL_hmac_keyed(mac, digest, key, keyLength);
     if (ctx == NULL) return 0;
     int ok = EVP_MAC_update(ctx, data, dataLength) && EVP_MAC_final(ctx, out, outLength, outCapacity);
     EVP_MAC_CTX_free(ctx);
