@@ -176,6 +176,7 @@ let package = Package(
             name: "CurlTransportTests",
             dependencies: [
                 "CurlTransport",
+                "DedicatedThreads",
                 "PassgateTestSupport",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),

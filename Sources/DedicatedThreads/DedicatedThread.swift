@@ -1,3 +1,5 @@
+import Dispatch
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)
@@ -12,9 +14,12 @@ import Darwin
 public enum DedicatedThread {
     /// Starts a detached OS thread named `name` (at most 15 bytes are kept, the kernel's limit)
     /// running `body`; `false` when the system refused a thread. The name shows in
-    /// `/proc/self/task/*/comm`, `top -H` and profiles.
+    /// `/proc/self/task/*/comm`, `top -H` and profiles, and it is set before this returns: the
+    /// thread names itself, and on a loaded machine it may not run for a while, so without the
+    /// wait a caller looking at the process's threads right after start could miss it.
     public static func start(name: String, _ body: @escaping @Sendable () -> Void) -> Bool {
-        let entry = Unmanaged.passRetained(DedicatedThreadEntry(name: name, body: body)).toOpaque()
+        let named = DispatchSemaphore(value: 0)
+        let entry = Unmanaged.passRetained(DedicatedThreadEntry(name: name, named: named, body: body)).toOpaque()
         #if canImport(Darwin)
         var thread: pthread_t? = nil
         #else
@@ -26,6 +31,7 @@ public enum DedicatedThread {
                 guard let raw else { return nil }
                 let entry = Unmanaged<DedicatedThreadEntry>.fromOpaque(raw).takeRetainedValue()
                 nameCurrentThread(entry.name)
+                entry.named.signal()
                 entry.body()
                 return nil
             }, entry)
@@ -33,6 +39,7 @@ public enum DedicatedThread {
             Unmanaged<DedicatedThreadEntry>.fromOpaque(entry).release()
             return false
         }
+        named.wait()
         #if canImport(Darwin)
         if let thread { pthread_detach(thread) }
         #else
@@ -45,10 +52,13 @@ public enum DedicatedThread {
 /// What a new thread runs; passed through pthread's `void *` argument.
 private final class DedicatedThreadEntry {
     let name: String
+    /// Signalled once the thread has its name.
+    let named: DispatchSemaphore
     let body: @Sendable () -> Void
 
-    init(name: String, body: @escaping @Sendable () -> Void) {
+    init(name: String, named: DispatchSemaphore, body: @escaping @Sendable () -> Void) {
         self.name = name
+        self.named = named
         self.body = body
     }
 }
