@@ -65,13 +65,15 @@ struct ShutdownTests {
     func serviceGroupGracefulShutdown() async throws {
         let server = try await TestHTTPServer.start()
         var configuration = CurlHTTPClient.Configuration.forTests
-        configuration.shutdownGracePeriodMs = 2_000
+        // A call long enough to be seen in flight even when the machine stalls the test for a
+        // while, and a grace period that still covers it.
+        configuration.shutdownGracePeriodMs = 8_000
         let client = CurlHTTPClient(configuration: configuration)
         let group = ServiceGroup(
             configuration: .init(services: [client], gracefulShutdownSignals: [], logger: Logger(label: "test")))
         let runner = Task { try await group.run() }
 
-        let call = Task { try await client.send(.init(url: server.url("/delay/800"))) }
+        let call = Task { try await client.send(.init(url: server.url("/delay/4000"))) }
         #expect(await eventually { server.stats.snapshot.activeRequests == 1 })
         await group.triggerGracefulShutdown()
         #expect(try await call.value.status == 200)
