@@ -160,6 +160,17 @@ let package = Package(
             ],
             swiftSettings: swiftSettings
         ),
+        // The benchmark's bare-proxy reference (bench/run); deploy/Dockerfile builds only `passgate`.
+        .executableTarget(
+            name: "passgate-bench-proxy",
+            dependencies: [
+                "CurlTransport",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ],
+            swiftSettings: swiftSettings
+        ),
 
         // MARK: Tests
         .testTarget(

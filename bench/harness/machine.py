@@ -12,6 +12,7 @@ REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)
 SCRATCH = os.path.join(REPO, ".build-static")
 # As deploy/Dockerfile builds it: the Swift runtime and Foundation linked into the binary. That is
 # the binary that ships, and its idle RSS is ~5 MB below the dynamically linked one (bench/PROFILE.md).
+PROXY_PRODUCT = "passgate-bench-proxy"  # Sources/passgate-bench-proxy: the bare-proxy reference
 BUILD_FLAGS = ["-c", "release", "--static-swift-stdlib", "--scratch-path", SCRATCH]
 
 
@@ -43,11 +44,21 @@ def build():
     """`swift build -c release --static-swift-stdlib` into .build-static; returns the binary's path."""
     log(f"building the release binary (swift build {' '.join(BUILD_FLAGS).replace(REPO + '/', '')})")
     started = time.monotonic()
-    subprocess.run(["swift", "build"] + BUILD_FLAGS + ["--product", "passgate"], cwd=REPO, check=True)
+    for product in ("passgate", PROXY_PRODUCT):
+        subprocess.run(["swift", "build"] + BUILD_FLAGS + ["--product", product], cwd=REPO, check=True)
     bin_path = subprocess.run(["swift", "build"] + BUILD_FLAGS + ["--show-bin-path"],
                               cwd=REPO, check=True, capture_output=True, text=True).stdout.strip()
     log(f"build done in {time.monotonic() - started:.0f}s")
     return os.path.join(bin_path, "passgate")
+
+
+def proxy_binary(binary):
+    """The bare-proxy reference next to `binary` (as `build` leaves it), else the one in .build-static."""
+    for directory in (os.path.dirname(binary), os.path.join(SCRATCH, "release")):
+        candidate = os.path.join(directory, PROXY_PRODUCT)
+        if os.access(candidate, os.X_OK):
+            return candidate
+    return None
 
 
 def _first_line(command):

@@ -148,3 +148,9 @@ def start_passgate(binary, settings, log_dir, keep_logs=False, wrapper=()):
                       keep_stdout=keep_logs)
     ready = process.wait_ready(f"http://127.0.0.1:{settings['api_port']}/readyz", timeout=120.0 if wrapper else 30.0)
     return process, ready
+
+
+def start_proxy(binary, settings, port, log_dir):
+    """The bare-proxy reference (Sources/passgate-bench-proxy) in front of the sandbox; returns it and its start-up time."""
+    process = Process("proxy", [binary, str(port), f"http://127.0.0.1:{settings['sandbox_port']}"], log_dir)
+    return process, process.wait_ready(f"http://127.0.0.1:{port}/healthz")

@@ -72,7 +72,7 @@ def table(document):
             f"| {_fmt(record.get('peakRssKb', 0) / 1024, 1)} | {record['errors']} | {_pct(extra['vsUpstream'])} "
             f"| {_pct(extra['vsHealthz'])} | {_pct(extra['vsRsaCeiling'])} |")
     lines += ["", "References (same run):", "",
-              "| reference | req/s | p50 ms | p99 ms | p99.9 ms | errors | Passgate CPU-s / 1k | sandbox CPU-s / 1k |",
+              "| reference | req/s | p50 ms | p99 ms | p99.9 ms | errors | Passgate (or bare proxy) CPU-s / 1k | sandbox CPU-s / 1k |",
               "|---|--:|--:|--:|--:|--:|--:|--:|"]
     for record in document["results"].values():
         if record["kind"] == "passgate":
@@ -164,6 +164,19 @@ def targets(document):
                         f"state, logging or audit, against the {needed:.3f} ms that 45% allows"
                         + (f"; Passgate's curl engine thread spent {engine:.3f} ms per call" if engine is not None else ""),
                         "for reference"))
+                proxy = results.get("proxy-md5-c64-l0")
+                if proxy and proxy.get("cpuPer1k"):
+                    stack = proxy["cpuPer1k"]
+                    threads = proxy.get("threadCpuPer1k") or {}
+                    split = ", ".join(f"{group} {threads[group]:.3f}" for group in ("pool", "nio", "curl") if group in threads)
+                    rows.append((
+                        "(floor) the bare proxy (`Sources/passgate-bench-proxy`): Passgate's stack - Hummingbird in, the Swift pool, "
+                        "`CurlHTTPClient` out - forwarding the same pre-signed request with none of Passgate's work",
+                        f"{proxy['rps']:.0f} req/s = {_pct(_ratio(proxy['rps'], upstream['rps']))} of upstream, "
+                        f"{proxy['errors']} errors; {stack:.3f} CPU ms per request ({split}) against the {needed:.3f} ms "
+                        f"that 45% allows; Passgate spends {parts[0] - stack:+.3f} ms on top of it "
+                        f"and reaches {_pct(_ratio(md5['rps'], proxy['rps']))} of its throughput",
+                        "for reference"))
         add("MD5, 64 conn, 0 ms: added p50 < 1 ms", f"{_fmt(extra['addedP50Ms'])} ms",
             None if extra["addedP50Ms"] is None else extra["addedP50Ms"] < 1.0)
         add("MD5, 64 conn, 0 ms: p99 < 5 ms", f"{_fmt(_ms(md5['p99']))} ms", _ms(md5["p99"]) < 5.0)
@@ -210,6 +223,14 @@ def targets(document):
                          f"{own_bound:.0f} req/s, measured {_pct(record['rps'] / own_bound)} of it; CPU per request "
                          f"{own_total:.3f} ms (Passgate + sandbox + wrk) against {limit_total:.3f} ms at 0 ms "
                          f"({(own_total / limit_total - 1) * 100:+.0f}% per call with 1,024 calls open)", "for reference"))
+            limit_parts, _, _ = cpu_budget(cpu_limit, document["machine"]["nproc"])
+            own_parts, _, _ = cpu_budget(record, document["machine"]["nproc"])
+            steady = limit_parts[0] + own_parts[1] + own_parts[2]
+            rows.append((f"(bound) {op}, 1,024 conn, 200 ms, even if Passgate's CPU per call stayed at its 0 ms figure: "
+                         "that + the sandbox and wrk at their 200 ms cost, on the same cores",
+                         f"{_pct(limit_total / steady)} of the CPU limit ({limit_parts[0]:.3f} + {own_parts[1]:.3f} + "
+                         f"{own_parts[2]:.3f} = {steady:.3f} ms per request against {limit_total:.3f} ms at 0 ms; the sandbox "
+                         f"alone went from {limit_parts[1]:.3f} to {own_parts[1]:.3f} ms)", "for reference"))
         add(f"{op}, 1,024 conn, 200 ms: peak RSS < 256 MB", f"{record['peakRssKb'] / 1024:.1f} MB",
             record["peakRssKb"] < 256 * 1024)
     startups = document["startups"]
@@ -373,6 +394,11 @@ def write_results(document, bench_dir):
         "POSTs in flight to a fresh sandbox through one multi handle, resetting each easy handle and setting its "
         "options, headers and body per request as Passgate's engine does; its CPU time per answered request is "
         "the floor under Passgate's outbound exchange.",
+        "- The bare proxy (`Sources/passgate-bench-proxy`, right after md5-c64-l0): `passgate-bench-proxy`, built with Passgate from "
+        "the same parts (Hummingbird, `CurlHTTPClient` with its engine thread), forwards each pre-signed upstream "
+        "request body verbatim to a fresh sandbox and returns the answer verbatim, under the same wrk load; no "
+        "parsing, auth, state, signing, logging, metrics or audit. Its CPU per request is what one inbound plus one "
+        "outbound exchange costs on this stack.",
         "- Raw figures (every percentile, CPU, RSS, load average per run): `bench/out/latest.json` (git-ignored).",
         "",
         "Rerun: `bench/run` (about 12 minutes; `--quick` for a smoke check, `--scenarios 'md5-*'`, `--duration 20`, "
