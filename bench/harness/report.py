@@ -225,14 +225,25 @@ def targets(document):
                          f"({(own_total / limit_total - 1) * 100:+.0f}% per call with 1,024 calls open)", "for reference"))
             limit_parts, _, _ = cpu_budget(cpu_limit, document["machine"]["nproc"])
             own_parts, _, _ = cpu_budget(record, document["machine"]["nproc"])
-            steady = limit_parts[0] + own_parts[1] + own_parts[2]
-            rows.append((f"(bound) {op}, 1,024 conn, 200 ms, even if Passgate's CPU per call stayed at its 0 ms figure: "
-                         "that + the sandbox and wrk at their 200 ms cost, on the same cores",
-                         f"{_pct(limit_total / steady)} of the CPU limit ({limit_parts[0]:.3f} + {own_parts[1]:.3f} + "
+            proxy_0, proxy_200 = results.get("proxy-md5-c1024-l0"), results.get("proxy-md5-c1024-l200")
+            stack = 0.0
+            if proxy_0 and proxy_200 and proxy_0.get("cpuPer1k") and proxy_200.get("cpuPer1k"):
+                stack = proxy_200["cpuPer1k"] - proxy_0["cpuPer1k"]
+            steady = limit_parts[0] + stack + own_parts[1] + own_parts[2]
+            rows.append((f"(bound) {op}, 1,024 conn, 200 ms, if Passgate's own work cost what it does at 0 ms and only "
+                         "its stack's cost rose as the bare proxy's did, with the sandbox and wrk at their 200 ms cost",
+                         f"{_pct(limit_total / steady)} of the CPU limit ({limit_parts[0]:.3f} + {stack:.3f} + {own_parts[1]:.3f} + "
                          f"{own_parts[2]:.3f} = {steady:.3f} ms per request against {limit_total:.3f} ms at 0 ms; the sandbox "
                          f"alone went from {limit_parts[1]:.3f} to {own_parts[1]:.3f} ms)", "for reference"))
         add(f"{op}, 1,024 conn, 200 ms: peak RSS < 256 MB", f"{record['peakRssKb'] / 1024:.1f} MB",
             record["peakRssKb"] < 256 * 1024)
+    proxy_0, proxy_200 = results.get("proxy-md5-c1024-l0"), results.get("proxy-md5-c1024-l200")
+    if proxy_0 and proxy_200 and proxy_0.get("cpuPer1k") and proxy_200.get("cpuPer1k"):
+        rows.append(("(floor) the bare proxy at 1,024 conn: 200 ms against its own 0 ms run (the same stack with none of "
+                     "Passgate's work, the same sandbox)",
+                     f"{proxy_200['rps']:.0f} req/s = {_pct(_ratio(proxy_200['rps'], proxy_0['rps']))} of {proxy_0['rps']:.0f}; its CPU "
+                     f"per request {proxy_0['cpuPer1k']:.3f} -> {proxy_200['cpuPer1k']:.3f} ms, the sandbox's "
+                     f"{proxy_0.get('sandboxCpuPer1k') or 0:.3f} -> {proxy_200.get('sandboxCpuPer1k') or 0:.3f} ms", "for reference"))
     startups = document["startups"]
     if startups:
         worst_idle = max(start[1] for start in startups)
