@@ -249,7 +249,10 @@ let package = Package(
         ),
         .testTarget(
             name: "PassgateCLITests",
-            dependencies: ["PassgateCLI", "passgate", "OpenSSLCrypto", "CarrierKit", "CurlTransport", "CarrierSandbox", "PassgateTestSupport", "PassgateAudit"],
+            dependencies: [
+                "PassgateCLI", "passgate", "passgate-bench-proxy", "OpenSSLCrypto", "CarrierKit", "CurlTransport", "CarrierSandbox",
+                "PassgateTestSupport", "PassgateAudit",
+            ],
             swiftSettings: swiftSettings
         ),
     ]
