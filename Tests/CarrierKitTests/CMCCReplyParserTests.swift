@@ -101,6 +101,21 @@ struct CMCCReplyParserTests {
         } catch { Issue.record("unexpected \(error)") }
     }
 
+    @Test("a msgid echoed in another letter case is accepted; bytes that differ only in bit 0x20 outside A-Z are not")
+    func msgidEchoCase() throws {
+        let echoed = try CMCCReplyParser.login(
+            status: 200, contentType: nil, body: Fixtures.json(#"{"inresponseto":"ab12cd-EF","resultCode":"103000","msisdn":"13800138000"}"#),
+            expectedMsgid: "AB12CD-ef")
+        #expect(echoed.resultCode == "103000")
+        for (received, expected) in [("M@", "M`"), ("a[", "A{"), ("AB", "ABC"), ("x1", "X2")] {
+            #expect(throws: PassgateError.self, "\(received) vs \(expected)") {
+                try CMCCReplyParser.login(
+                    status: 200, contentType: nil, body: Fixtures.json(#"{"inresponseto":"\#(received)","resultCode":"103000"}"#),
+                    expectedMsgid: expected)
+            }
+        }
+    }
+
     @Test(
         "non-protocol replies are bad responses that say what arrived",
         arguments: [

@@ -12,6 +12,30 @@ import Testing
 struct HotPathEncodingTests {
     static let awkward = "quote \" backslash \\ slash / newline \n tab \t cr \r bell \u{07} unit \u{1F} 中文 é 😀"
 
+    @Test("the bearer key is read from the header exactly as splitting at the first space and lowercasing the scheme read it")
+    func bearerKeys() {
+        func bySplitting(_ header: String) -> [UInt8]? {
+            let parts = header.split(separator: " ", maxSplits: 1, omittingEmptySubsequences: true)
+            guard parts.count == 2, parts[0].lowercased() == "bearer", (1...512).contains(parts[1].utf8.count) else { return nil }
+            return Array(parts[1].utf8)
+        }
+        var headers = [
+            "Bearer key", "bearer key", "BEARER key", "BeArEr k", "  Bearer key", "Bearer  key", "Bearer key ", "Bearer a b",
+            "Bearer", "Bearer ", "Bearerkey", "Bearer\tkey", "Basic abc", "", " ", "Bear key", "Bearers key", "B\u{e9}arer key",
+            "Bearer 中文", "Bearer " + String(repeating: "k", count: 512), "Bearer " + String(repeating: "k", count: 513),
+            "Bearer " + String(repeating: "é", count: 256), "Bearer " + String(repeating: "é", count: 257), "bEARER\u{0}x",
+        ]
+        // Each scheme letter in turn replaced by a punctuation byte (bit 0x40 flipped).
+        headers += ["bearer", "BEARER"].flatMap { scheme in scheme.utf8.indices.map { index in
+            var bytes = Array(scheme.utf8)
+            bytes[scheme.utf8.distance(from: scheme.utf8.startIndex, to: index)] ^= 0x40
+            return String(decoding: bytes, as: UTF8.self) + " key"
+        } }
+        for header in headers {
+            #expect(ClientAuthenticator.bearerKey(in: header) == bySplitting(header), "\(header)")
+        }
+    }
+
     @Test("the media type of a Content-Type: parameters and blanks dropped, ASCII lowercased, nothing else touched")
     func mediaTypes() {
         let cases: [(String, String)] = [

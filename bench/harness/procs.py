@@ -32,24 +32,42 @@ def thread_group(comm):
     return "other"
 
 
+def _thread_files(pid, name):
+    """The text of /proc/PID/task/*/NAME for each thread still alive when read."""
+    try:
+        tasks = os.listdir(f"/proc/{pid}/task")
+    except OSError:
+        return
+    for tid in tasks:
+        try:
+            with open(f"/proc/{pid}/task/{tid}/{name}") as handle:
+                yield handle.read()
+        except OSError:
+            continue
+
+
 def thread_cpu_seconds(pid):
     """utime + stime per thread role (see thread_group) of `pid`, in seconds. Threads that exited
     are not counted, so take the difference of two readings around a run of long-lived threads."""
     totals = {}
-    try:
-        tasks = os.listdir(f"/proc/{pid}/task")
-    except OSError:
-        return totals
-    for tid in tasks:
-        try:
-            with open(f"/proc/{pid}/task/{tid}/stat") as stat:
-                text = stat.read()
-        except OSError:
-            continue
+    for text in _thread_files(pid, "stat"):
         comm = text[text.index("(") + 1:text.rindex(")")]
         fields = text.rsplit(")", 1)[1].split()
         group = thread_group(comm)
         totals[group] = totals.get(group, 0.0) + (int(fields[11]) + int(fields[12])) / CLOCK_TICKS
+    return totals
+
+
+def thread_switches(pid):
+    """Context switches (voluntary, involuntary) per thread role of `pid`: each hop of work to a
+    sleeping thread costs one, so per request they count the wake-ups CPU time alone hides."""
+    totals = {}
+    for text in _thread_files(pid, "status"):
+        lines = text.splitlines()
+        group = thread_group(lines[0].split(":", 1)[1].strip())  # "Name:\t<comm>"
+        counts = [int(line.split()[1]) for line in lines if "ctxt_switches:" in line]
+        voluntary, involuntary = totals.get(group, (0, 0))
+        totals[group] = (voluntary + counts[0], involuntary + counts[1])
     return totals
 
 
@@ -150,7 +168,7 @@ def start_passgate(binary, settings, log_dir, keep_logs=False, wrapper=()):
     return process, ready
 
 
-def start_proxy(binary, settings, port, log_dir):
+def start_proxy(binary, settings, port, log_dir, wrapper=()):
     """The bare-proxy reference (Sources/passgate-bench-proxy) in front of the sandbox; returns it and its start-up time."""
-    process = Process("proxy", [binary, str(port), f"http://127.0.0.1:{settings['sandbox_port']}"], log_dir)
-    return process, process.wait_ready(f"http://127.0.0.1:{port}/healthz")
+    process = Process("proxy", list(wrapper) + [binary, str(port), f"http://127.0.0.1:{settings['sandbox_port']}"], log_dir)
+    return process, process.wait_ready(f"http://127.0.0.1:{port}/healthz", timeout=120.0 if wrapper else 30.0)

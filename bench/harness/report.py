@@ -144,6 +144,19 @@ def thread_table(document):
     return "\n".join(lines) if len(lines) > 2 else "_(not recorded in this run)_"
 
 
+def switch_table(document):
+    """Context switches per request by thread role (voluntary + involuntary)."""
+    groups = ("pool", "nio", "curl", "audit")
+    lines = ["| run | Swift cooperative pool | NIO event loops | curl engine | audit writer |", "|---|--:|--:|--:|--:|"]
+    for record in document["results"].values():
+        switches = record.get("threadSwitchesPerRequest")
+        if not switches:
+            continue
+        cells = [f"{switches[group][0]:.2f} + {switches[group][1]:.2f}" if group in switches else "-" for group in groups]
+        lines.append(f"| {record['name']} | " + " | ".join(cells) + " |")
+    return "\n".join(lines) if len(lines) > 2 else "_(not recorded in this run)_"
+
+
 def targets(document):
     """Each target of issue 6 with the measured value and met / not met (or not measured)."""
     results = document["results"]
@@ -408,6 +421,12 @@ def write_results(document, bench_dir):
         "",
         thread_table(document),
         "",
+        "Context switches per request by thread role, voluntary + involuntary (from /proc/PID/task/*/status "
+        "around the measured run). A voluntary switch is a thread going to sleep for want of work, so each one "
+        "is a later wake-up that some other thread paid a system call for; involuntary ones are preemptions.",
+        "",
+        switch_table(document),
+        "",
         "## Latency distributions",
         "",
     ]
@@ -542,6 +561,6 @@ def callgrind_binary(binary, directory):
     """A copy without DWARF: valgrind 3.19 cannot read the DWARF 5 that Swift 6 writes (the symbol
     table stays, so functions keep their names)."""
     os.makedirs(directory, exist_ok=True)
-    stripped = os.path.join(directory, "passgate-nodebug")
+    stripped = os.path.join(directory, os.path.basename(binary) + "-nodebug")
     subprocess.run(["objcopy", "--strip-debug", binary, stripped], check=True)
     return stripped

@@ -81,9 +81,20 @@ public enum CMCCReplyParser {
 
     /// msgids are ASCII; Foundation's `caseInsensitiveCompare` would go through ICU with a locale
     /// on every reply. Bytes outside A-Z/a-z must match exactly.
+    /// Compared over contiguous bytes: `zip` over two `String.UTF8View`s cost 4,000 instructions
+    /// per reply (bench/PROFILE.md, round 5).
     static func asciiCaseInsensitiveEqual(_ a: String, _ b: String) -> Bool {
-        a.utf8.count == b.utf8.count && zip(a.utf8, b.utf8).allSatisfy { x, y in
-            x == y || ((x | 0x20) == (y | 0x20) && (x | 0x20) >= UInt8(ascii: "a") && (x | 0x20) <= UInt8(ascii: "z"))
+        var a = a
+        var b = b
+        return a.withUTF8 { x in
+            b.withUTF8 { y in
+                guard x.count == y.count else { return false }
+                for index in 0..<x.count where x[index] != y[index] {
+                    let lower = x[index] | 0x20
+                    guard lower == y[index] | 0x20, lower >= UInt8(ascii: "a"), lower <= UInt8(ascii: "z") else { return false }
+                }
+                return true
+            }
         }
     }
 

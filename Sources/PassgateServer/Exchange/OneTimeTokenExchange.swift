@@ -24,12 +24,15 @@ protocol TokenExchanging: Sendable {
 /// - The final outcome of each exchange is kept under `HMAC(replayKey, client, app, operation,
 ///   token[, phone])` for `ttlMs`; a repeat gets it back with `replayed: true`. Tokens never
 ///   reach the store.
-/// - Concurrent duplicates share one carrier call: in-process through a task map, across
-///   instances through the store's claim (`SET NX PX` on Redis).
-/// - The carrier call runs in its own task: if the caller disconnects, it still completes and
-///   its outcome is stored for the retry.
+/// - Concurrent duplicates share one carrier call: in-process through a map of `SharedFlight`s,
+///   across instances through the store's claim (`SET NX PX` on Redis).
+/// - The first request for a token makes the carrier call in its own task. A client that
+///   disconnects does not cancel it (Hummingbird never cancels a handler for that), so the call
+///   completes and its outcome is stored for the retry (`OneTimeTokenTests.disconnectThenRetry`).
+///   Only a forced shutdown, after the drain and shutdown timeouts, cancels it: the call then
+///   ends as a transport failure, which is never stored.
 final class OneTimeTokenExchange: TokenExchanging {
-    typealias Flight = Task<(Result<StoredOutcome, PassgateError>, Bool), Never>
+    typealias Flight = SharedFlight<(Result<StoredOutcome, PassgateError>, Bool)>
 
     let gateway: any CarrierGateway
     let store: any ExchangeStateStore
@@ -86,10 +89,9 @@ final class OneTimeTokenExchange: TokenExchanging {
         message: "Passgate could not hash the token for its replay cache; the carrier was not called, so retrying with the same token is safe."
     )
 
-    /// The stored outcome, a shared in-flight call, or a new call; the last two keep running
-    /// whatever happens to the caller.
+    /// The stored outcome, a shared in-flight call, or a new call.
     private func exchange(
-        key: String, logger: Logger, call: @escaping @Sendable () async -> Result<StoredOutcome, PassgateError>
+        key: String, logger: Logger, call: @Sendable () async -> Result<StoredOutcome, PassgateError>
     ) async -> (Result<StoredOutcome, PassgateError>, Bool) {
         do {
             if let bytes = try await store.get(key), let stored = StoredOutcome.decode(bytes) {
@@ -98,20 +100,21 @@ final class OneTimeTokenExchange: TokenExchanging {
         } catch {
             return (.failure(Self.storeFailure(error)), false)
         }
-        var joined = true
-        let flight: Flight = flights.withLock { running in
-            if let existing = running[key] { return existing }
-            joined = false
-            let task = Flight { [self] in
-                let outcome = await lead(key: key, logger: logger, call: call)
-                _ = flights.withLock { $0.removeValue(forKey: key) }
-                return outcome
-            }
-            running[key] = task
-            return task
+        let (flight, leads) = flights.withLock { running -> (Flight, Bool) in
+            if let existing = running[key] { return (existing, false) }
+            let flight = Flight()
+            running[key] = flight
+            return (flight, true)
         }
-        let (result, replayed) = await flight.value
-        return (result, replayed || joined)
+        guard leads else {
+            let (result, _) = await flight.wait()
+            return (result, true)
+        }
+        let outcome = await lead(key: key, logger: logger, call: call)
+        // Out of the map first: a request after this point finds the stored outcome instead.
+        _ = flights.withLock { $0.removeValue(forKey: key) }
+        flight.finish(outcome)
+        return outcome
     }
 
     /// Claims the token across instances, calls the carrier, stores a final outcome, releases.
