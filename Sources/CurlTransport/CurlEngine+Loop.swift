@@ -90,12 +90,14 @@ extension CurlEngine {
                     finished.append(transfer.finish(code: Int(code.rawValue), metrics: metrics))
                 }
             }
-            complete(finished)
+            // The gauges before the callers resume: a caller that reads them after its transfer
+            // ended must not see it still in flight.
             if reported != (active.count, work.queuedCount) {
                 reported = (active.count, work.queuedCount)
                 metrics.inFlight.record(active.count)
                 metrics.queued.record(work.queuedCount)
             }
+            complete(finished)
             if work.exit { break }
             // Slots just freed up and requests are waiting: admit them without sleeping first.
             waitMs = !finished.isEmpty && work.queuedCount > 0 ? 0 : work.pollTimeoutMs

@@ -33,8 +33,8 @@ public struct OpenSSLError: Error, Sendable, Equatable, CustomStringConvertible 
 enum OpenSSLErrorQueue {
     @inline(__always)
     static func run<T>(_ body: () throws -> T) rethrows -> T {
-        ERR_clear_error()
-        defer { ERR_clear_error() }
+        COpenSSL_clear_errors()
+        defer { COpenSSL_clear_errors() }
         return try body()
     }
 

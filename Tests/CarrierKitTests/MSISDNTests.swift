@@ -5,7 +5,7 @@ import Testing
 
 @Suite("msisdn decryption and validation")
 struct MSISDNTests {
-    @Test("mainland numbers are 1[3-9] plus 9 digits", arguments: [("13800138000", true), ("19912345678", true), ("12800138000", false), ("1380013800", false), ("138001380000", false), ("+8613800138000", false), ("1380013800a", false), ("", false)])
+    @Test("mainland numbers are 1[3-9] plus 9 digits", arguments: [("13800138000", true), ("19912345678", true), ("12800138000", false), ("1380013800", false), ("138001380000", false), ("+8613800138000", false), ("1380013800a", false), ("", false), ("10800138000", false), ("23800138000", false), ("13800138000 ", false), ("１３８００１３８０００", false), ("1380013800٠", false)])
     func mainland(text: String, valid: Bool) {
         #expect(MSISDN.isMainland(text) == valid)
     }
@@ -14,6 +14,13 @@ struct MSISDNTests {
     func masking() {
         #expect(MSISDN.mask("13800138000") == "138****8000")
         #expect(MSISDN.mask("garbage-value") == "*************")
+        #expect(MSISDN.mask("") == "" && MSISDN.mask("1380013800") == "**********" && MSISDN.mask("中文号码") == "****")
+        #expect(MSISDN.mask(String(repeating: "9", count: 40)) == String(repeating: "*", count: 16))
+        var generator = SystemRandomNumberGenerator()
+        for _ in 0..<200 {
+            let number = "1" + String(Int.random(in: 3...9, using: &generator)) + (0..<9).map { _ in String(Int.random(in: 0...9, using: &generator)) }.joined()
+            #expect(MSISDN.mask(number) == String(number.prefix(3)) + "****" + String(number.suffix(4)), "\(number)")
+        }
     }
 
     static func ciphertext(_ plaintext: String, key: RSAPrivateKey = Fixtures.appKey) throws -> [UInt8] {

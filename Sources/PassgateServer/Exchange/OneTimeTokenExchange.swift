@@ -79,8 +79,14 @@ final class OneTimeTokenExchange: TokenExchanging {
     /// The keyed hash a token is known by; parts are separated so no two tuples collide. nil only
     /// if OpenSSL fails mid-operation (out of memory): never the token itself as a key.
     func replayKey(_ parts: String...) -> String? {
-        let joined = parts.joined(separator: "\u{1F}")
-        return (try? replayKey.authenticationCode(for: Array(joined.utf8))).map { Hex.lowercase($0) }
+        // The bytes of `parts.joined(separator: "\u{1F}")`, without the intermediate String.
+        var message: [UInt8] = []
+        message.reserveCapacity(parts.reduce(parts.count) { $0 + $1.utf8.count })
+        for (index, part) in parts.enumerated() {
+            if index > 0 { message.append(0x1F) }
+            message.append(contentsOf: part.utf8)
+        }
+        return (try? replayKey.authenticationCode(for: message)).map { Hex.lowercase($0) }
     }
 
     /// Nothing was sent: the carrier was not called, so a retry with the same token is safe.

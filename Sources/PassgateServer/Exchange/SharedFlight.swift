@@ -4,8 +4,8 @@ import Synchronization
 ///
 /// The leader runs the call in its own request task and hands the outcome over with `finish`;
 /// followers wait in `wait`. Before, the call ran in a task of its own that everyone awaited: a
-/// task creation and two executor hops per request, about 6 % of Passgate's CPU per MD5 exchange
-/// (bench/PROFILE.md, round 5).
+/// task creation and two executor hops per request, 2 % of the instructions of an MD5 exchange and
+/// about 5 % of its CPU time in alternating runs (bench/PROFILE.md, round 5).
 final class SharedFlight<Outcome: Sendable>: Sendable {
     private enum State {
         case running([CheckedContinuation<Outcome, Never>])

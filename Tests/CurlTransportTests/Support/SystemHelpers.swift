@@ -68,10 +68,13 @@ enum ProcessInfoHelpers {
         return UInt64(limit.rlim_cur)
     }
 
-    /// A loopback port that was free a moment ago and has nothing listening now.
+    /// A loopback port with nothing listening on it for the rest of the test run: the socket stays
+    /// bound, never listening, so connections to it are refused. Closing it right away (as this
+    /// once did) let another test's server take the port with `bind(0)` and answer a request that
+    /// was meant to be refused (seen as `MetricsTests` counting a sixth completed transfer).
     static func closedPort() throws -> Int {
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        defer { close(fd) }
+        guard fd >= 0 else { throw POSIXError(.EMFILE) }
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
         address.sin_addr.s_addr = inet_addr("127.0.0.1")
@@ -79,6 +82,7 @@ enum ProcessInfoHelpers {
         try withUnsafeMutablePointer(to: &address) { pointer in
             try pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { raw in
                 guard bind(fd, raw, length) == 0, getsockname(fd, raw, &length) == 0 else {
+                    close(fd)
                     throw POSIXError(.EADDRINUSE)
                 }
             }
