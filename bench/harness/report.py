@@ -144,6 +144,25 @@ def thread_table(document):
     return "\n".join(lines) if len(lines) > 2 else "_(not recorded in this run)_"
 
 
+def error_table(document):
+    """Every run with errors (all rounds): its non-2xx statuses and the first error's status and body."""
+    lines = ["| run | errors | by status | first error (status, body cut to 300 bytes) |", "|---|--:|---|---|"]
+    for record in document["results"].values():
+        if not record.get("errors"):
+            continue
+        counts = record.get("errorStatuses") or {}
+        statuses = ", ".join(f"{status}: {count}" for status, count in sorted(counts.items()))
+        # Bad statuses and bad bodies are counted by status; the rest were socket errors.
+        socket = record["errors"] - sum(counts.values()) if "errorStatuses" in record else 0
+        if socket:
+            statuses = ", ".join(part for part in (statuses, f"socket: {socket}") if part)
+        first = (record.get("firstError") or "-").replace("|", "\\|")
+        lines.append(f"| {record['name']} | {record['errors']} | {statuses or '-'} | `{first}` |")
+    if len(lines) == 2:
+        return "No errors in any run or round."
+    return "\n".join(lines)
+
+
 def switch_table(document):
     """Context switches per request by thread role (voluntary + involuntary)."""
     groups = ("pool", "nio", "curl", "audit")
@@ -404,6 +423,10 @@ def write_results(document, bench_dir):
         "## Targets",
         "",
         targets(document),
+        "",
+        "## Errors",
+        "",
+        error_table(document),
         "",
         "## CPU per request",
         "",

@@ -36,6 +36,8 @@ function init(args)
    badStatus = 0
    badBody = 0
    good = 0
+   errorStatuses = {}
+   firstError = ""
 end
 
 function request()
@@ -51,14 +53,32 @@ function request()
    return wrk.format(nil, nil, headers, body)
 end
 
+-- The first error's status and body (cut to 300 bytes) is kept, so a run with errors says why.
+local function noteError(status, body)
+   local key = tostring(status)
+   errorStatuses[key] = (errorStatuses[key] or 0) + 1
+   if firstError == "" then firstError = key .. " " .. string.sub(body or "", 1, 300) end
+end
+
 function response(status, headers, body)
    if status < 200 or status > 299 then
       badStatus = badStatus + 1
+      noteError(status, body)
    elseif expected and not string.find(body, expected, 1, true) then
       badBody = badBody + 1
+      noteError(status, body)
    else
       good = good + 1
    end
+end
+
+local function jsonString(text)
+   local escaped = text:gsub('[%c"\\]', function(c)
+      if c == '"' then return '\\"' elseif c == "\\" then return "\\\\" end
+      return string.format("\\u%04x", string.byte(c))
+   end)
+   -- Bytes above ASCII as "?": a body cut at 300 bytes may end inside a UTF-8 sequence.
+   return '"' .. escaped:gsub("[\128-\255]", "?") .. '"'
 end
 
 local function percentiles(latency)
@@ -73,19 +93,27 @@ end
 
 function done(summary, latency, requests)
    local bad, wrong, used, ok = 0, 0, 0, 0
+   local statuses, first = {}, ""
    for _, thread in ipairs(threads) do
       bad = bad + (thread:get("badStatus") or 0)
       wrong = wrong + (thread:get("badBody") or 0)
       used = used + (thread:get("exhausted") or 0)
       ok = ok + (thread:get("good") or 0)
+      for status, count in pairs(thread:get("errorStatuses") or {}) do
+         statuses[status] = (statuses[status] or 0) + count
+      end
+      if first == "" then first = thread:get("firstError") or "" end
    end
+   local counts = {}
+   for status, count in pairs(statuses) do counts[#counts + 1] = string.format('"%s":%d', status, count) end
    local e = summary.errors
    io.write(string.format(
       'BENCHJSON {"requests":%d,"durationUs":%d,"bytes":%d,"good":%d,"badStatus":%d,"badBody":%d,"exhausted":%d,' ..
       '"connectErrors":%d,"readErrors":%d,"writeErrors":%d,"timeouts":%d,"statusErrors":%d,' ..
-      '"p50":%d,"p99":%d,"p999":%d,"mean":%f,"stdev":%f,"max":%d,"percentiles":%s}\n',
+      '"p50":%d,"p99":%d,"p999":%d,"mean":%f,"stdev":%f,"max":%d,"percentiles":%s,' ..
+      '"errorStatuses":{%s},"firstError":%s}\n',
       summary.requests, summary.duration, summary.bytes, ok, bad, wrong, used,
       e.connect, e.read, e.write, e.timeout, e.status,
       latency:percentile(50), latency:percentile(99), latency:percentile(99.9), latency.mean, latency.stdev, latency.max,
-      percentiles(latency)))
+      percentiles(latency), table.concat(counts, ","), jsonString(first)))
 end
