@@ -105,6 +105,9 @@ public struct ProviderSettings: Sendable, Equatable {
     public var proxy: String?
     /// Calls to this carrier in flight at once from this instance; more wait for a slot.
     public var maxConcurrentCalls = 256
+    /// How long a call waits for a slot when `maxConcurrentCalls` are in flight; then it is not
+    /// made and the client gets `carrier_unavailable` (unsent, retryable). 0: never wait.
+    public var callQueueTimeoutMs = 1000
     /// Consecutive transport failures after which a base URL's circuit opens.
     public var circuitFailureThreshold = 5
     /// How long an open circuit skips its base URL before one probe is let through.

@@ -30,7 +30,7 @@ extension ConfigurationReader {
 
     private func readProvider(_ id: String, _ node: Node?) -> ProviderSettings {
         let path = "providers.\(id)"
-        let keys = ["baseURLs", "connectTimeoutMs", "timeoutMs", "caFile", "proxy", "maxConcurrentCalls", "circuitFailureThreshold", "circuitOpenMs", "eventLoop"]
+        let keys = ["baseURLs", "connectTimeoutMs", "timeoutMs", "caFile", "proxy", "maxConcurrentCalls", "callQueueTimeoutMs", "circuitFailureThreshold", "circuitOpenMs", "eventLoop"]
         let section = mapping(node, path: path, keys: keys, overridePrefix: Self.overridePrefix("providers_\(id)"))
         var settings = ProviderSettings(id: id, baseURLs: [])
 
@@ -55,6 +55,9 @@ extension ConfigurationReader {
 
         if let connect = int("connectTimeoutMs", in: section, 50...60_000) { settings.connectTimeoutMs = connect }
         if let cap = int("maxConcurrentCalls", in: section, 1...100_000, note: " (calls to this carrier in flight at once)") { settings.maxConcurrentCalls = cap }
+        if let wait = int("callQueueTimeoutMs", in: section, 0...60_000, note: " (how long a call waits for a free slot when maxConcurrentCalls are in flight)") {
+            settings.callQueueTimeoutMs = wait
+        }
         if let threshold = int("circuitFailureThreshold", in: section, 1...1000, note: " (consecutive transport failures that open a base URL's circuit)") {
             settings.circuitFailureThreshold = threshold
         }

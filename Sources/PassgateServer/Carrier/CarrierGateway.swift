@@ -34,7 +34,11 @@ struct ProviderGateway: CarrierGateway {
         self.audit = audit
         auditsCalls = !(audit is NoAuditSink)
         breakers = providers.mapValues { CircuitBreaker(threshold: $0.circuitFailureThreshold, openMs: $0.circuitOpenMs, nowMilliseconds: nowMilliseconds) }
-        limiters = providers.mapValues { CallLimiter(limit: $0.maxConcurrentCalls) }
+        limiters = providers.mapValues { provider in
+            CallLimiter(limit: provider.maxConcurrentCalls, maxWait: .milliseconds(provider.callQueueTimeoutMs)) { waiting in
+                metrics.recordQueuedCalls(provider: provider.id, waiting: waiting)
+            }
+        }
     }
 
     func phoneNumber(app: AppSettings, token: String, logger: Logger) async -> CarrierExchange<PhoneNumberOutcome> {
@@ -63,7 +67,11 @@ struct ProviderGateway: CarrierGateway {
         for (index, base) in provider.baseURLs.enumerated() {
             let endpoint = CMCCEndpoint(baseURL: base, connectTimeoutMs: provider.connectTimeoutMs, timeoutMs: provider.timeoutMs)
             guard breaker?.permit(base) ?? true else { continue }
-            await limiter?.acquire()
+            if let limiter, await limiter.acquire() == .timedOut {
+                // Not sent, so the next base URL would not help: it shares this provider's cap.
+                metrics.recordQueueTimeout(provider: provider.id)
+                return Self.callCapReached(provider, host: endpoint.host)
+            }
             let (exchange, masked) = await call(endpoint)
             limiter?.release()
             breaker?.record(base, transportFailure: Self.isTransportFailure(exchange.result))
@@ -93,6 +101,20 @@ struct ProviderGateway: CarrierGateway {
             .carrierUnavailable, .transport(failure),
             message: "The carrier at \(hosts) failed \(provider.circuitFailureThreshold) times in a row; Passgate pauses calls to it for up to \(provider.circuitOpenMs / 1000)s. The request was not sent; retrying with the same token is safe."
         )))
+    }
+
+    /// Every slot of the provider's call cap stayed taken for the whole queue wait: the carrier
+    /// answers slower than requests arrive. Nothing sent.
+    static func callCapReached<Value>(_ provider: ProviderSettings, host: String) -> CarrierExchange<Value> {
+        let cap = "providers.\(provider.id).maxConcurrentCalls", wait = "providers.\(provider.id).callQueueTimeoutMs"
+        let failure = TransportFailure(
+            kind: .notStarted, detail: "call cap reached: \(provider.maxConcurrentCalls) calls in flight, no slot within \(provider.callQueueTimeoutMs) ms", host: host)
+        var error = PassgateError(
+            .carrierUnavailable, .transport(failure),
+            message: "Passgate already has \(provider.maxConcurrentCalls) calls to \(host) in flight (\(cap)) and none finished within \(provider.callQueueTimeoutMs) ms (\(wait)): the carrier is answering slower than requests arrive. The request was not sent; retrying with the same token is safe."
+        )
+        error.retryAfterSeconds = 1
+        return CarrierExchange(call: nil, result: .failure(error))
     }
 
     /// Base URLs whose circuit is not closed, per provider (for `/readyz`).

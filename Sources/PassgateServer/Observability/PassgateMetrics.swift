@@ -38,6 +38,16 @@ struct PassgateMetrics: Sendable {
         handles.gauge(factory, "passgate_carrier_circuit_open", [("provider", provider), ("host", host)]).record(open ? 1 : 0)
     }
 
+    /// Requests waiting for a slot of the provider's call cap (`maxConcurrentCalls`).
+    func recordQueuedCalls(provider: String, waiting: Int) {
+        handles.gauge(factory, "passgate_carrier_calls_queued", [("provider", provider)]).record(waiting)
+    }
+
+    /// A request that found no free slot within `callQueueTimeoutMs` and was answered unsent.
+    func recordQueueTimeout(provider: String) {
+        handles.counter(factory, "passgate_carrier_queue_timeouts_total", [("provider", provider)]).increment()
+    }
+
     static func nanoseconds(_ duration: Duration) -> Int64 {
         duration.components.seconds * 1_000_000_000 + duration.components.attoseconds / 1_000_000_000
     }

@@ -1,0 +1,157 @@
+import CarrierKit
+import CurlTransport
+import Foundation
+import PassgateConfig
+import Synchronization
+import Testing
+
+@testable import PassgateServer
+
+@Suite("carrier call cap", .timeLimit(.minutes(1)))
+struct CallLimiterTests {
+    /// Numbers in the order they were recorded (gauge reports, grant order).
+    final class Reports: Sendable {
+        let values = Mutex<[Int]>([])
+        func record(_ waiting: Int) { values.withLock { $0.append(waiting) } }
+        var all: [Int] { values.withLock { $0 } }
+    }
+
+    /// Polls until `condition` holds (it depends on other tasks); fails after about five seconds.
+    static func eventually(_ condition: () async throws -> Bool) async throws {
+        var attempts = 0
+        while try await !condition(), attempts < 1000 {
+            attempts += 1
+            try await Task.sleep(for: .milliseconds(5))
+        }
+        try #require(try await condition())
+    }
+
+    @Test("never more than the limit run at once, and every caller gets a turn")
+    func neverOverLimit() async {
+        final class Tally: Sendable { let state = Mutex((now: 0, peak: 0, done: 0)) }
+        let limiter = CallLimiter(limit: 2, maxWait: .seconds(30))
+        let tally = Tally()
+        await withTaskGroup(of: Void.self) { group in
+            for _ in 0..<12 {
+                group.addTask {
+                    guard await limiter.acquire() == .granted else { return }
+                    tally.state.withLock { $0.now += 1; $0.peak = max($0.peak, $0.now) }
+                    try? await Task.sleep(for: .milliseconds(20))
+                    tally.state.withLock { $0.now -= 1; $0.done += 1 }
+                    limiter.release()
+                }
+            }
+        }
+        #expect(tally.state.withLock { $0.peak } == 2)
+        #expect(tally.state.withLock { $0.done } == 12)
+        #expect(limiter.waiting == 0)
+    }
+
+    @Test("waiters get freed slots in the order they arrived")
+    func firstComeFirstServed() async throws {
+        let limiter = CallLimiter(limit: 1, maxWait: .seconds(30))
+        #expect(await limiter.acquire() == .granted)
+        let order = Reports()
+        var waiters: [Task<Void, Never>] = []
+        for index in 0..<5 {
+            waiters.append(Task {
+                guard await limiter.acquire() == .granted else { return }
+                order.record(index)
+                limiter.release()
+            })
+            try await Self.eventually { limiter.waiting == index + 1 }
+        }
+        limiter.release()
+        for waiter in waiters { await waiter.value }
+        #expect(order.all == [0, 1, 2, 3, 4])
+    }
+
+    @Test("a waiter with no slot within maxWait is told so, and the slot goes to the next waiter instead")
+    func waitIsBounded() async throws {
+        let reports = Reports()
+        let limiter = CallLimiter(limit: 1, maxWait: .milliseconds(100), waitingChanged: reports.record)
+        #expect(await limiter.acquire() == .granted)
+        let started = ContinuousClock.now
+        #expect(await limiter.acquire() == .timedOut)
+        #expect(ContinuousClock.now - started >= .milliseconds(100))
+        #expect(limiter.waiting == 0 && reports.all == [1, 0])
+
+        // The timed-out waiter's place in the queue is skipped: the release goes to this one.
+        let next = Task { await limiter.acquire() }
+        try await Self.eventually { limiter.waiting == 1 }
+        limiter.release()
+        #expect(await next.value == .granted)
+        limiter.release()
+        #expect(await limiter.acquire() == .granted, "the slot came back after the last release")
+        #expect(reports.all == [1, 0, 1, 0])
+    }
+
+    @Test("a waiter granted a slot keeps it: its timer does not fire later and take the slot away")
+    func grantedWaiterKeepsSlot() async throws {
+        let reports = Reports()
+        let limiter = CallLimiter(limit: 1, maxWait: .milliseconds(100), waitingChanged: reports.record)
+        #expect(await limiter.acquire() == .granted)
+        let waiter = Task { await limiter.acquire() }
+        try await Self.eventually { limiter.waiting == 1 }
+        limiter.release()
+        #expect(await waiter.value == .granted)
+        try await Task.sleep(for: .milliseconds(250))
+        // Still held by the granted waiter: nothing was freed or handed out twice.
+        #expect(await limiter.acquire() == .timedOut)
+        #expect(reports.all == [1, 0, 1, 0])
+    }
+
+    @Test("with maxWait 0 a full cap answers at once, without queueing")
+    func zeroWaitFailsAtOnce() async {
+        let reports = Reports()
+        let limiter = CallLimiter(limit: 2, maxWait: .zero, waitingChanged: reports.record)
+        #expect(await limiter.acquire() == .granted)
+        #expect(await limiter.acquire() == .granted)
+        #expect(await limiter.acquire() == .timedOut)
+        limiter.release()
+        #expect(await limiter.acquire() == .granted)
+        #expect(reports.all.isEmpty)
+    }
+
+    @Test("end to end: over the cap past callQueueTimeoutMs, a request gets 503 carrier_unavailable unsent; its token still works")
+    func overCapAnswersUnsent() async throws {
+        var configuration = TestConfiguration.make()
+        configuration.providers[CMCC.providerID]?.maxConcurrentCalls = 1
+        configuration.providers[CMCC.providerID]?.callQueueTimeoutMs = 200
+        configuration.providers[CMCC.providerID]?.timeoutMs = 20_000
+        let passgate = try await RunningPassgate.start(configuration)
+        let md5 = TestConfiguration.md5App
+        let first = try await passgate.mintToken(appId: md5, phone: "13712345678")
+        let second = try await passgate.mintToken(appId: md5, phone: "13812345678")
+        // Far longer than the queue wait, so the first call still holds the slot on a loaded machine.
+        try await passgate.setFault("none", latencyMs: 3000)
+
+        let clock = ContinuousClock(), origin = clock.now
+        let slow = Task {
+            let answer = try await passgate.post("/v1/phone-number", ["appId": md5, "token": first])
+            return (status: answer.status, phone: answer.json["phoneNumber"] as? String, body: answer.body, at: clock.now - origin)
+        }
+        // The first request holds the only slot once the sandbox has its call.
+        try await Self.eventually { try await passgate.sandboxCalls() == 1 }
+        let sentAt = clock.now - origin
+        let shed = try await passgate.post("/v1/phone-number", ["appId": md5, "token": second])
+        let answeredAt = clock.now - origin
+        let held = try await slow.value
+        #expect(shed.status == 503 && shed.errorCode == "carrier_unavailable" && shed.error["retryable"] as? Bool == true,
+                "sent at \(sentAt), answered at \(answeredAt), the first answered at \(held.at): \(shed.body)")
+        #expect(shed.header("Retry-After") == "1")
+        let message = try #require(shed.error["message"] as? String)
+        #expect(message.contains("providers.cmcc.maxConcurrentCalls") && message.contains("200 ms") && message.contains("not sent"), "\(message)")
+        let during = try await passgate.send(.get, "/metrics", headers: []).body
+        #expect(during.contains(#"passgate_carrier_queue_timeouts_total{provider="cmcc"} 1"#), "\(during)")
+
+        #expect(held.status == 200 && held.phone == "13712345678", "answered at \(held.at): \(held.body)")
+        #expect(try await passgate.sandboxCalls() == 1, "the shed request never reached the carrier")
+        try await passgate.setFault("none", latencyMs: 0)
+        let retry = try await passgate.post("/v1/phone-number", ["appId": md5, "token": second])
+        #expect(retry.status == 200 && retry.json["phoneNumber"] as? String == "13812345678", "\(retry.body)")
+        let metrics = try await passgate.send(.get, "/metrics", headers: []).body
+        #expect(metrics.contains(#"passgate_carrier_calls_queued{provider="cmcc"} 0"#), "\(metrics)")
+        await passgate.stop()
+    }
+}
