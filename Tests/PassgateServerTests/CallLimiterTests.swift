@@ -121,6 +121,9 @@ struct CallLimiterTests {
         configuration.providers[CMCC.providerID]?.timeoutMs = 20_000
         let passgate = try await RunningPassgate.start(configuration)
         let md5 = TestConfiguration.md5App
+        let before = try await passgate.send(.get, "/metrics", headers: []).body
+        #expect(before.contains(#"passgate_carrier_queue_timeouts_total{provider="cmcc"} 0"#), "exported before any queueing: \(before)")
+        #expect(before.contains(#"passgate_carrier_calls_queued{provider="cmcc"} 0"#))
         let first = try await passgate.mintToken(appId: md5, phone: "13712345678")
         let second = try await passgate.mintToken(appId: md5, phone: "13812345678")
         // Far longer than the queue wait, so the first call still holds the slot on a loaded machine.

@@ -35,7 +35,8 @@ struct ProviderGateway: CarrierGateway {
         auditsCalls = !(audit is NoAuditSink)
         breakers = providers.mapValues { CircuitBreaker(threshold: $0.circuitFailureThreshold, openMs: $0.circuitOpenMs, nowMilliseconds: nowMilliseconds) }
         limiters = providers.mapValues { provider in
-            CallLimiter(limit: provider.maxConcurrentCalls, maxWait: .milliseconds(provider.callQueueTimeoutMs)) { waiting in
+            metrics.registerCallCap(provider: provider.id)
+            return CallLimiter(limit: provider.maxConcurrentCalls, maxWait: .milliseconds(provider.callQueueTimeoutMs)) { waiting in
                 metrics.recordQueuedCalls(provider: provider.id, waiting: waiting)
             }
         }

@@ -38,6 +38,13 @@ struct PassgateMetrics: Sendable {
         handles.gauge(factory, "passgate_carrier_circuit_open", [("provider", provider), ("host", host)]).record(open ? 1 : 0)
     }
 
+    /// Exports the call cap's series at 0 from the start, so that dashboards and alerts find them
+    /// before the first request ever queues.
+    func registerCallCap(provider: String) {
+        recordQueuedCalls(provider: provider, waiting: 0)
+        _ = handles.counter(factory, "passgate_carrier_queue_timeouts_total", [("provider", provider)])
+    }
+
     /// Requests waiting for a slot of the provider's call cap (`maxConcurrentCalls`).
     func recordQueuedCalls(provider: String, waiting: Int) {
         handles.gauge(factory, "passgate_carrier_calls_queued", [("provider", provider)]).record(waiting)
