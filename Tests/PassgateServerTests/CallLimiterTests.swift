@@ -113,6 +113,23 @@ struct CallLimiterTests {
         #expect(reports.all.isEmpty)
     }
 
+    @Test("the answer for a full cap names both keys, says the request was not sent, and asks to retry after 1 s")
+    func capReachedMessage() throws {
+        var settings = ProviderSettings(id: "cmcc", baseURLs: ["https://www.cmpassport.com"])
+        settings.maxConcurrentCalls = 64
+        for (wait, expected) in [(250, "none finished within 250 ms (providers.cmcc.callQueueTimeoutMs)"),
+                                 (0, "providers.cmcc.callQueueTimeoutMs is 0, so requests do not wait")] {
+            settings.callQueueTimeoutMs = wait
+            let exchange: CarrierExchange<PhoneNumberOutcome> = ProviderGateway.callCapReached(settings, host: "www.cmpassport.com")
+            #expect(exchange.call == nil, "no carrier call was made")
+            guard case .failure(let error) = exchange.result else { Issue.record("a full cap must fail"); continue }
+            #expect(error.code == .carrierUnavailable && error.retryAfterSeconds == 1)
+            let message = error.message
+            #expect(message.contains("64 calls to cmcc in flight (providers.cmcc.maxConcurrentCalls)") && message.contains(expected), "\(message)")
+            #expect(message.contains("not sent") && message.contains("same token is safe"))
+        }
+    }
+
     @Test("end to end: over the cap past callQueueTimeoutMs, a request gets 503 carrier_unavailable unsent; its token still works")
     func overCapAnswersUnsent() async throws {
         var configuration = TestConfiguration.make()

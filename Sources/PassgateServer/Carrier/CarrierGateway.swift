@@ -110,9 +110,11 @@ struct ProviderGateway: CarrierGateway {
         let cap = "providers.\(provider.id).maxConcurrentCalls", wait = "providers.\(provider.id).callQueueTimeoutMs"
         let failure = TransportFailure(
             kind: .notStarted, detail: "call cap reached: \(provider.maxConcurrentCalls) calls in flight, no slot within \(provider.callQueueTimeoutMs) ms", host: host)
+        let waited = provider.callQueueTimeoutMs > 0
+            ? "none finished within \(provider.callQueueTimeoutMs) ms (\(wait))" : "\(wait) is 0, so requests do not wait for a slot"
         var error = PassgateError(
             .carrierUnavailable, .transport(failure),
-            message: "Passgate already has \(provider.maxConcurrentCalls) calls to \(host) in flight (\(cap)) and none finished within \(provider.callQueueTimeoutMs) ms (\(wait)): the carrier is answering slower than requests arrive. The request was not sent; retrying with the same token is safe."
+            message: "Passgate already has \(provider.maxConcurrentCalls) calls to \(provider.id) in flight (\(cap)) and \(waited): the carrier is answering slower than requests arrive. The request was not sent; retrying with the same token is safe."
         )
         error.retryAfterSeconds = 1
         return CarrierExchange(call: nil, result: .failure(error))
