@@ -1,4 +1,5 @@
 @testable import CurlTransport
+import PassgateTestSupport
 import Testing
 
 @Suite("Cancellation")

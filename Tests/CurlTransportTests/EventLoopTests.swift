@@ -1,5 +1,6 @@
 @testable import CurlTransport
 import MetricsTestKit
+import PassgateTestSupport
 import Testing
 
 /// The engine has two ways to drive curl (``CurlEventLoop``): every other suite runs the default

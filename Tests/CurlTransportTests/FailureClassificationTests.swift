@@ -1,4 +1,5 @@
 import CurlTransport
+import PassgateTestSupport
 import Testing
 
 /// Each failure produced for real on loopback, then checked for kind and delivery.

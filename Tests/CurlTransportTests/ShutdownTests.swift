@@ -1,5 +1,6 @@
 @testable import CurlTransport
 import Logging
+import PassgateTestSupport
 import ServiceLifecycle
 import Testing
 

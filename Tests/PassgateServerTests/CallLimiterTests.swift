@@ -2,6 +2,7 @@ import CarrierKit
 import CurlTransport
 import Foundation
 import PassgateConfig
+import PassgateTestSupport
 import Synchronization
 import Testing
 
@@ -14,16 +15,6 @@ struct CallLimiterTests {
         let values = Mutex<[Int]>([])
         func record(_ waiting: Int) { values.withLock { $0.append(waiting) } }
         var all: [Int] { values.withLock { $0 } }
-    }
-
-    /// Polls until `condition` holds (it depends on other tasks); fails after about five seconds.
-    static func eventually(_ condition: () async throws -> Bool) async throws {
-        var attempts = 0
-        while try await !condition(), attempts < 1000 {
-            attempts += 1
-            try await Task.sleep(for: .milliseconds(5))
-        }
-        try #require(try await condition())
     }
 
     @Test("never more than the limit run at once, and every caller gets a turn")
@@ -59,7 +50,7 @@ struct CallLimiterTests {
                 order.record(index)
                 limiter.release()
             })
-            try await Self.eventually { limiter.waiting == index + 1 }
+            try #require(await eventually { limiter.waiting == index + 1 })
         }
         limiter.release()
         for waiter in waiters { await waiter.value }
@@ -78,7 +69,7 @@ struct CallLimiterTests {
 
         // The timed-out waiter's place in the queue is skipped: the release goes to this one.
         let next = Task { await limiter.acquire() }
-        try await Self.eventually { limiter.waiting == 1 }
+        try #require(await eventually { limiter.waiting == 1 })
         limiter.release()
         #expect(await next.value == .granted)
         limiter.release()
@@ -92,7 +83,7 @@ struct CallLimiterTests {
         let limiter = CallLimiter(limit: 1, maxWait: .milliseconds(100), waitingChanged: reports.record)
         #expect(await limiter.acquire() == .granted)
         let waiter = Task { await limiter.acquire() }
-        try await Self.eventually { limiter.waiting == 1 }
+        try #require(await eventually { limiter.waiting == 1 })
         limiter.release()
         #expect(await waiter.value == .granted)
         try await Task.sleep(for: .milliseconds(250))
@@ -152,7 +143,7 @@ struct CallLimiterTests {
             return (status: answer.status, phone: answer.json["phoneNumber"] as? String, body: answer.body, at: clock.now - origin)
         }
         // The first request holds the only slot once the sandbox has its call.
-        try await Self.eventually { try await passgate.sandboxCalls() == 1 }
+        try #require(try await eventually { try await passgate.sandboxCalls() == 1 })
         let sentAt = clock.now - origin
         let shed = try await passgate.post("/v1/phone-number", ["appId": md5, "token": second])
         let answeredAt = clock.now - origin

@@ -32,7 +32,6 @@ final class CallLimiter: Sendable {
         var waiters: [UInt64: Waiter] = [:]
     }
 
-    let limit: Int
     let maxWait: Duration
     // `Mutex`: every critical section is a few dictionary and buffer operations.
     private let state: Mutex<State>
@@ -41,7 +40,6 @@ final class CallLimiter: Sendable {
     private let waitingChanged: @Sendable (Int) -> Void
 
     init(limit: Int, maxWait: Duration, waitingChanged: @escaping @Sendable (Int) -> Void = { _ in }) {
-        self.limit = limit
         self.maxWait = maxWait
         self.waitingChanged = waitingChanged
         state = Mutex(State(available: limit))

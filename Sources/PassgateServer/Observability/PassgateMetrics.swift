@@ -42,7 +42,7 @@ struct PassgateMetrics: Sendable {
     /// before the first request ever queues.
     func registerCallCap(provider: String) {
         recordQueuedCalls(provider: provider, waiting: 0)
-        _ = handles.counter(factory, "passgate_carrier_queue_timeouts_total", [("provider", provider)])
+        _ = queueTimeouts(provider: provider)
     }
 
     /// Requests waiting for a slot of the provider's call cap (`maxConcurrentCalls`).
@@ -52,7 +52,11 @@ struct PassgateMetrics: Sendable {
 
     /// A request that found no free slot within `callQueueTimeoutMs` and was answered unsent.
     func recordQueueTimeout(provider: String) {
-        handles.counter(factory, "passgate_carrier_queue_timeouts_total", [("provider", provider)]).increment()
+        queueTimeouts(provider: provider).increment()
+    }
+
+    private func queueTimeouts(provider: String) -> Counter {
+        handles.counter(factory, "passgate_carrier_queue_timeouts_total", [("provider", provider)])
     }
 
     static func nanoseconds(_ duration: Duration) -> Int64 {
