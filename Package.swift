@@ -14,6 +14,7 @@ let package = Package(
         .library(name: "OpenSSLCrypto", targets: ["OpenSSLCrypto"]),
         .library(name: "CurlTransport", targets: ["CurlTransport"]),
         .library(name: "CarrierKit", targets: ["CarrierKit"]),
+        .library(name: "PassgateAPI", targets: ["PassgateAPI"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
@@ -72,6 +73,13 @@ let package = Package(
             ],
             swiftSettings: swiftSettings
         ),
+        // The REST API's request bodies: decoding and validation, without an HTTP server, so the
+        // fuzz targets (Fuzz/) build it without Hummingbird.
+        .target(
+            name: "PassgateAPI",
+            dependencies: ["CarrierKit"],
+            swiftSettings: swiftSettings
+        ),
         .target(
             name: "PassgateConfig",
             dependencies: [
@@ -121,6 +129,7 @@ let package = Package(
             dependencies: [
                 "OpenSSLCrypto",
                 "CarrierKit",
+                "PassgateAPI",
                 "CurlTransport",
                 "PassgateConfig",
                 "PassgateState",

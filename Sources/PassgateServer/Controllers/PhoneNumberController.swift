@@ -1,4 +1,5 @@
 import CarrierKit
+import PassgateAPI
 import Foundation
 import HTTPTypes
 import Hummingbird

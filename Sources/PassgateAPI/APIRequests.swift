@@ -1,23 +1,23 @@
 import CarrierKit
-import Foundation
 
 /// `POST /v1/phone-number` body.
-struct PhoneNumberRequest: Sendable {
-    var appId: String
-    var token: String
-    var reference: String?
+public struct PhoneNumberRequest: Sendable {
+    public var appId: String
+    public var token: String
+    public var reference: String?
 }
 
 /// `POST /v1/phone-number/verify` body.
-struct VerifyRequest: Sendable {
-    var appId: String
-    var token: String
-    var phoneNumber: String
-    var reference: String?
+public struct VerifyRequest: Sendable {
+    public var appId: String
+    public var token: String
+    public var phoneNumber: String
+    public var reference: String?
 }
 
 extension PhoneNumberRequest {
-    init(json body: [UInt8]) throws(PassgateError) {
+    /// Decodes and validates a request body; every error names the field at fault.
+    public init(json body: [UInt8]) throws(PassgateError) {
         let fields = try RequestFields(body)
         appId = try fields.appId()
         token = try fields.token()
@@ -26,7 +26,8 @@ extension PhoneNumberRequest {
 }
 
 extension VerifyRequest {
-    init(json body: [UInt8]) throws(PassgateError) {
+    /// Decodes and validates a request body; every error names the field at fault.
+    public init(json body: [UInt8]) throws(PassgateError) {
         let fields = try RequestFields(body)
         appId = try fields.appId()
         token = try fields.token()
