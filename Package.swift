@@ -251,8 +251,9 @@ let package = Package(
         .testTarget(
             name: "DeploymentTests",
             dependencies: [
-                "PassgateConfig", "PassgateServer", "OpenSSLCrypto", "PassgateTestSupport", "passgate",
+                "PassgateConfig", "PassgateServer", "OpenSSLCrypto", "PassgateTestSupport", "passgate", "CarrierKit", "CurlTransport",
                 .product(name: "Yams", package: "Yams"),
+                .product(name: "Prometheus", package: "swift-prometheus"),
             ],
             swiftSettings: swiftSettings
         ),

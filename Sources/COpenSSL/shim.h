@@ -88,4 +88,35 @@ static inline EVP_PKEY *COpenSSL_generate_rsa(unsigned int bits) {
     return pkey;
 }
 
+// MARK: X.509 certificates (the expiry of a pinned CA bundle)
+
+/// Whether the newest entry on the calling thread's error queue is PEM's "no start line": what
+/// `PEM_read_bio_X509` leaves when no further certificate block follows (the end of a bundle), as
+/// opposed to a certificate block that does not decode. `ERR_GET_LIB`/`ERR_GET_REASON` unpack
+/// the code, and `ERR_peek_last_error` leaves the queue for the caller to drain or clear.
+static inline int COpenSSL_pem_no_more_certificates(void) {
+    unsigned long code = ERR_peek_last_error();
+    return code != 0 && ERR_GET_LIB(code) == ERR_LIB_PEM && ERR_GET_REASON(code) == PEM_R_NO_START_LINE;
+}
+
+/// `time` (UTCTime or GeneralizedTime) as seconds since 1970-01-01T00:00:00Z, through
+/// `ASN1_TIME_diff` from an ASN1_TIME at the epoch: no `struct tm`, so no time zone is involved.
+/// Returns 1 on success.
+static inline int COpenSSL_ASN1_TIME_to_posix(const ASN1_TIME *time, int64_t *out) {
+    ASN1_TIME *epoch = ASN1_TIME_set(NULL, 0);
+    if (epoch == NULL) return 0;
+    int days = 0, seconds = 0;
+    int ok = ASN1_TIME_diff(&days, &seconds, epoch, time);
+    ASN1_TIME_free(epoch);
+    if (ok) *out = (int64_t)days * 86400 + seconds;
+    return ok;
+}
+
+/// Writes the certificate's subject into `bio` on one line in RFC 2253 form, as
+/// `openssl x509 -subject -nameopt RFC2253` prints it (`XN_FLAG_RFC2253` is a macro of macros).
+/// Returns the number of bytes written (0 for an empty subject), or -1.
+static inline int COpenSSL_X509_print_subject(BIO *bio, const X509 *certificate) {
+    return X509_NAME_print_ex(bio, X509_get_subject_name(certificate), 0, XN_FLAG_RFC2253);
+}
+
 #endif

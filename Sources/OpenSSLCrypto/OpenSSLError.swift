@@ -5,7 +5,7 @@ import COpenSSL
 public struct OpenSSLError: Error, Sendable, Equatable, CustomStringConvertible {
     /// The operation that failed; stable, safe as a metrics label.
     public enum Operation: String, Sendable {
-        case digest, hmac, random, keyLoad, keyGenerate, keyExport, sign, verify, encrypt, decrypt
+        case digest, hmac, random, keyLoad, keyGenerate, keyExport, sign, verify, encrypt, decrypt, certificateLoad
     }
 
     public let operation: Operation

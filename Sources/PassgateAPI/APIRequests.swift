@@ -94,11 +94,13 @@ struct RequestFields {
         return token
     }
 
-    /// `reference`: the caller's own correlation id, echoed back; up to 128 printable characters.
+    /// `reference`: the caller's own correlation id, echoed back; up to 128 Unicode code points
+    /// (JSON Schema's `maxLength`, which `openapi.yaml` states; not grapheme clusters, which let
+    /// combining marks make an unbounded "character") without control characters (C0, DEL, C1).
     func reference() throws(PassgateError) -> String? {
         guard let reference = try optional("reference") else { return nil }
-        guard reference.count <= 128, !reference.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) else {
-            throw .invalidRequest(field: "reference", "must be at most 128 characters without control characters")
+        guard reference.unicodeScalars.count <= 128, !reference.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) else {
+            throw .invalidRequest(field: "reference", "must be at most 128 characters (Unicode code points) without control characters")
         }
         return reference
     }

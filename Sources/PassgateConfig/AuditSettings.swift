@@ -8,11 +8,25 @@ public struct AuditSettings: Sendable, Equatable {
     public var maxFileBytes = 64 << 20
     /// How often appended lines are fsynced; 0 fsyncs after every write.
     public var fsyncIntervalMs = 1000
+    /// Rotated files kept besides the current one; older ones are deleted. 0 keeps every one.
+    /// The default keeps (10 + 1) × 64 MiB = 704 MiB at most, inside the shipped 1 GiB volume.
+    public var maxFiles = 10
+    /// Rotated files whose rotation (the stamp in their name) is more than this many days ago are
+    /// deleted. 0, the default, is no age limit.
+    public var maxAgeDays = 0
 
     /// The directory holding the current and the rotated files.
     public var directory: String {
         guard let slash = path.lastIndex(of: "/") else { return "." }
         return slash == path.startIndex ? "/" : String(path[..<slash])
+    }
+
+    /// The most the current file and the kept rotated files take on disk, `(maxFiles + 1) ×
+    /// maxFileBytes`; `nil` when `maxFiles` is 0 (no count limit).
+    public var maxRetainedBytes: Int? {
+        guard maxFiles > 0 else { return nil }
+        let (product, overflow) = (maxFiles + 1).multipliedReportingOverflow(by: maxFileBytes)
+        return overflow ? Int.max : product
     }
 
     public init() {}

@@ -17,6 +17,10 @@ import Foundation
 ///     - `port` (int 0-65535, default: 8081; override `PASSGATE_ADMIN_PORT`)
 ///     - `apiKeySHA256` (64 hex, optional; override `PASSGATE_ADMIN_APIKEYSHA256`): SHA-256 of the admin key
 ///       (`Authorization: Bearer KEY`); without it the admin listener is off (SIGHUP still reloads)
+///   - `metrics` (mapping, optional): the Prometheus listener serving `GET /metrics` (not on the API port)
+///     - `enabled` (bool, default: true; override `PASSGATE_METRICS_ENABLED`)
+///     - `host` (string, default: "127.0.0.1"; override `PASSGATE_METRICS_HOST`): 0.0.0.0 for a scraper on another host
+///     - `port` (int 0-65535, default: 8082; override `PASSGATE_METRICS_PORT`): 0 picks a free port
 ///   - `log` (mapping, optional)
 ///     - `level` (string, default: "info"; override `PASSGATE_LOG_LEVEL`): trace, debug, info, notice, warning, error, critical
 ///     - `format` (string, default: "json"; override `PASSGATE_LOG_FORMAT`): json or text
@@ -66,11 +70,15 @@ import Foundation
 ///   - `audit` (mapping, optional): the append-only log of carrier calls, one JSON line each (`passgate usage` reads it)
 ///     - `enabled` (bool, default: true; override `PASSGATE_AUDIT_ENABLED`)
 ///     - `path` (path, default: ".passgate/audit/audit.jsonl"; override `PASSGATE_AUDIT_PATH`): the current file, named
-///       `*.jsonl`; rotated files (`audit-20261121T101500Z-0001.jsonl`) are kept beside it; directory created 0750
+///       `*.jsonl`; rotated files (`audit-20261121T101500Z-0001.jsonl`) go beside it; directory created 0750
 ///     - `maxFileBytes` (int 4096-1099511627776, default: 67108864; override `PASSGATE_AUDIT_MAXFILEBYTES`): a file is
 ///       rotated before a line would take it past this size
 ///     - `fsyncIntervalMs` (int 0-60000, default: 1000; override `PASSGATE_AUDIT_FSYNCINTERVALMS`): how often written
 ///       lines are fsynced; 0 fsyncs after every line
+///     - `maxFiles` (int 0-100000, default: 10; override `PASSGATE_AUDIT_MAXFILES`): rotated files kept besides the
+///       current one, the oldest beyond are deleted; 0 keeps every one
+///     - `maxAgeDays` (int 0-36500, default: 0; override `PASSGATE_AUDIT_MAXAGEDAYS`): rotated files whose name's
+///       rotation time is more than this many days ago are deleted; 0 is no age limit
 ///
 /// - Secrets (`secret`, `appKey`, `privateKey`, `state.replayKey`) are references (`SecretReference`):
 ///   `env:NAME` (the injected environment), `file:PATH` (trailing newlines dropped), `sandbox:NAME` (`privateKey`

@@ -18,6 +18,8 @@ public struct PassgateConfiguration: Sendable {
     public var sandbox: SandboxSettings
     /// The carrier-call audit log (`AuditSettings`).
     public var audit = AuditSettings()
+    /// The Prometheus listener (`GET /metrics`), apart from the public API.
+    public var metrics = MetricsSettings()
 
     public init(
         server: ServerSettings = .init(), log: LogSettings = .init(), state: StateSettings = .init(),
@@ -60,6 +62,19 @@ public struct AdminSettings: Sendable, Equatable {
     public var apiKeySHA256: [UInt8]?
 
     public var isEnabled: Bool { apiKeySHA256 != nil }
+
+    public init() {}
+}
+
+/// `metrics:` - a listener of its own for `GET /metrics`, so the service's internals (call
+/// volumes, hosts, error mix) are not served on the public API port to whoever can reach it.
+public struct MetricsSettings: Sendable, Equatable {
+    /// Off: no metrics listener at all (the metrics are still counted, for nothing to read them).
+    public var enabled = true
+    /// Loopback by default; `0.0.0.0` where a scraper on another host reads it (Kubernetes).
+    public var host = "127.0.0.1"
+    /// 0 picks a free port (tests).
+    public var port = 8082
 
     public init() {}
 }
@@ -128,36 +143,53 @@ public struct ProviderSettings: Sendable, Equatable {
     }
 }
 
-/// `apps[]:` - one carrier app and its credentials (resolved).
+/// `apps[]:` - one carrier app and its credentials (resolved), checked once when it is made:
+/// an app that cannot sign never exists, so no request can find it unable to.
 public struct AppSettings: Sendable {
     public enum SignMode: String, Sendable, CaseIterable { case md5, rsa }
 
-    public var appId: String
-    public var provider: String
-    public var signMode: SignMode
-    /// MD5-mode sign secret (APPSecret or legacy appKey); required for `md5`.
-    public var secret: String?
-    /// Number-verification HMAC key; optional (without it verification answers `app_not_enabled`).
-    public var appKey: String?
-    /// RSA-mode private key; required for `rsa`.
-    public var privateKey: RSAPrivateKey?
+    /// Why an app cannot be made; the configuration reader reports the same problems with key paths.
+    public struct InvalidCredentials: Error, Sendable, Equatable, CustomStringConvertible {
+        public let appId: String
+        public let problem: String
+        public var description: String { "app \(appId): \(problem)" }
+    }
 
-    public init(appId: String, provider: String = CMCC.providerID, signMode: SignMode, secret: String? = nil, appKey: String? = nil, privateKey: RSAPrivateKey? = nil) {
+    public let appId: String
+    public let provider: String
+    public let signMode: SignMode
+    /// MD5-mode sign secret (APPSecret or legacy appKey); present and non-empty for `md5`.
+    public let secret: String?
+    /// Number-verification HMAC key; optional (without it verification answers `app_not_enabled`).
+    public let appKey: String?
+    /// RSA-mode private key; present for `rsa`.
+    public let privateKey: RSAPrivateKey?
+    /// The credentials CarrierKit signs with, built once here.
+    public let cmccApp: CMCCApp
+
+    public init(
+        appId: String, provider: String = CMCC.providerID, signMode: SignMode, secret: String? = nil, appKey: String? = nil,
+        privateKey: RSAPrivateKey? = nil
+    ) throws(InvalidCredentials) {
+        let login: CMCCLoginSigning
+        switch signMode {
+        case .md5:
+            guard let secret, !secret.isEmpty else {
+                throw InvalidCredentials(appId: appId, problem: "signMode md5 needs a non-empty secret (the APPSecret)")
+            }
+            login = .md5(secret: secret)
+        case .rsa:
+            guard let privateKey else { throw InvalidCredentials(appId: appId, problem: "signMode rsa needs a privateKey") }
+            login = .rsa(privateKey: privateKey)
+        }
+        if let appKey, appKey.isEmpty { throw InvalidCredentials(appId: appId, problem: "appKey is empty: leave it out, or set the app's appKey") }
         self.appId = appId
         self.provider = provider
         self.signMode = signMode
         self.secret = secret
         self.appKey = appKey
         self.privateKey = privateKey
-    }
-
-    /// The credentials CarrierKit signs with. Validation guarantees the mode's secret is present.
-    public var cmccApp: CMCCApp {
-        let login: CMCCLoginSigning = switch signMode {
-        case .md5: .md5(secret: secret ?? "")
-        case .rsa: .rsa(privateKey: privateKey!)
-        }
-        return CMCCApp(appId: appId, login: login, verify: appKey.map { .appKey($0) })
+        cmccApp = CMCCApp(appId: appId, login: login, verify: appKey.map { .appKey($0) })
     }
 }
 

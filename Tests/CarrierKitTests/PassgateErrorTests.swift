@@ -3,24 +3,38 @@ import Testing
 
 @Suite("Error model")
 struct PassgateErrorTests {
-    /// The design's error table, written out independently of the code.
-    static let contract: [(String, Int, Bool)] = [
-        ("invalid_request", 400, false), ("not_found", 404, false), ("method_not_allowed", 405, false), ("unauthenticated", 401, false), ("app_forbidden", 403, false),
-        ("app_unknown", 404, false), ("payload_too_large", 413, false), ("unsupported_media_type", 415, false),
-        ("token_invalid", 422, false), ("token_wrong_product", 422, false), ("token_app_mismatch", 422, false),
-        ("rate_limited", 429, true), ("signature_rejected", 502, false), ("app_not_enabled", 502, false),
-        ("ip_not_whitelisted", 502, false), ("quota_exhausted", 502, false), ("msisdn_decrypt_failed", 502, false),
-        ("carrier_rejected", 502, false), ("carrier_error", 502, true), ("carrier_bad_response", 502, false),
-        ("carrier_unavailable", 503, true), ("carrier_timeout", 504, false), ("service_draining", 503, true), ("config_invalid", 422, false),
-        ("internal_error", 500, false),
+    /// The error table of the contract (README, openapi.yaml), written out independently of the
+    /// code: code, HTTP status, retryable by default, action by default.
+    static let contract: [(String, Int, Bool, String)] = [
+        ("invalid_request", 400, false, "fix_request"), ("not_found", 404, false, "fix_request"), ("method_not_allowed", 405, false, "fix_request"),
+        ("unauthenticated", 401, false, "fix_config"), ("app_forbidden", 403, false, "fix_config"), ("app_unknown", 404, false, "fix_config"),
+        ("payload_too_large", 413, false, "fix_request"), ("unsupported_media_type", 415, false, "fix_request"),
+        ("token_invalid", 422, false, "new_token"), ("token_wrong_product", 422, false, "new_token"), ("token_app_mismatch", 422, false, "fix_config"),
+        ("rate_limited", 429, true, "retry"), ("signature_rejected", 502, false, "fix_config"), ("app_not_enabled", 502, false, "fix_config"),
+        ("ip_not_whitelisted", 502, false, "fix_config"), ("quota_exhausted", 502, false, "contact_provider"),
+        ("msisdn_decrypt_failed", 502, false, "fix_config"), ("carrier_rejected", 502, false, "contact_provider"),
+        // Not retryable: a carrier that answered with an error may have spent the token.
+        ("carrier_error", 502, false, "contact_provider"), ("carrier_bad_response", 502, false, "new_token"),
+        ("carrier_unavailable", 503, true, "retry"), ("carrier_timeout", 504, false, "new_token"), ("service_draining", 503, true, "retry"),
+        ("config_invalid", 422, false, "fix_config"), ("internal_error", 500, false, "fallback_sms"),
     ]
 
-    @Test("every contract code exists with its HTTP status and retryable flag", arguments: contract)
-    func contractCodes(code: String, status: Int, retryable: Bool) throws {
+    @Test("every contract code exists with its HTTP status, retryable flag and action", arguments: contract)
+    func contractCodes(code: String, status: Int, retryable: Bool, action: String) throws {
         let parsed = try #require(PassgateError.Code(rawValue: code))
         #expect(parsed.httpStatus == status)
         #expect(parsed.retryable == retryable)
+        #expect(parsed.defaultAction.rawValue == action)
         #expect(!parsed.defaultMessage.isEmpty)
+        let error = PassgateError(parsed, .local("test"))
+        #expect(error.retryable == retryable && error.action.rawValue == action)
+    }
+
+    @Test("a retryable error always says retry, and retry is only ever said of a retryable error")
+    func retryMeansRetryable() {
+        for code in PassgateError.Code.allCases {
+            #expect((code.defaultAction == .retry) == code.retryable, "\(code)")
+        }
     }
 
     @Test("the code enum has no codes beyond the contract")

@@ -128,4 +128,26 @@ struct FaultInjectionTests {
             #expect(try await sandbox.login(token: sandbox.mint()).resultCode == "103000")
         }
     }
+
+    @Test("a forced result code answers calls that would succeed, spends their token, and leaves real failures alone")
+    func forcedResultCode() async throws {
+        try await withSandbox { sandbox in
+            #expect(try await sandbox.send(.put, "/sandbox/faults", json(["resultCode": "103810"])).status == 204)
+            let token = try await sandbox.mint()
+            let forced = try await sandbox.login(token: token)
+            #expect(forced.resultCode == "103810" && forced.msisdn == nil && forced.taskId != nil)
+            #expect(forced.desc == CMCC.loginCodes["103810"]?.meaning)
+            #expect(try await sandbox.login(token: token).resultCode == "104201", "the forced answer spent the token")
+            #expect(try await sandbox.login(token: "STsidNEVERMINTED").resultCode != "103810", "a real failure keeps its code")
+            let verifyToken = try await sandbox.mint(product: "verify")
+            #expect(try await sandbox.send(.put, "/sandbox/faults", json(["resultCode": "002"])).status == 204)
+            #expect(try await sandbox.verify(sandbox.verifyRequest(token: verifyToken)).resultCode == "002")
+            for bad in ["13800138000abc", "x", "123456789"] {
+                let refused = try await sandbox.send(.put, "/sandbox/faults", json(["resultCode": bad]))
+                #expect(refused.status == 400 && refused.bodyText.contains("resultCode"), "\(bad)")
+            }
+            #expect(try await sandbox.send(.put, "/sandbox/faults", json(["resultCode": ""])).status == 204)
+            #expect(try await sandbox.login(token: sandbox.mint()).resultCode == "103000")
+        }
+    }
 }

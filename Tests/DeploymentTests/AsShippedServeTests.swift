@@ -11,7 +11,7 @@ import Glibc
 /// that keep a healthy pod in service and take a pod without Redis out of it.
 @Suite("Deployment as shipped")
 struct AsShippedServeTests {
-    @Test("passgate serve runs the shipped config; the HEALTHCHECK and probes answer; Redis down fails only readiness; SIGTERM exits 0")
+    @Test("passgate serve runs the shipped config; the HEALTHCHECK and probes answer; Redis down is reported, never a probe failure; SIGTERM exits 0")
     func servesAsShipped() async throws {
         let shipped = try ShippedConfiguration.materialize()
         defer { shipped.remove() }
@@ -30,7 +30,7 @@ struct AsShippedServeTests {
             // test's Redis, and a 1 s drain instead of 10 s (the drain itself is tested elsewhere).
             let environment = [
                 "PASSGATE_SERVER_HOST": "127.0.0.1", "PASSGATE_SERVER_PORT": String(port),
-                "PASSGATE_STATE_REDISURL": "\(redis.url)/0", "PASSGATE_SERVER_DRAINSECONDS": "1",
+                "PASSGATE_STATE_REDISURL": "\(redis.url)/0", "PASSGATE_SERVER_DRAINSECONDS": "1", "PASSGATE_METRICS_PORT": "0",
             ]
             let log = "\(shipped.directory)/serve.log"
             let server = try Subprocess.launch(Binaries.passgate, ["serve", "--config", shipped.configPath], environment: environment,
@@ -62,15 +62,17 @@ struct AsShippedServeTests {
             #expect(ready.status == 0, "\(readiness) with Redis up: \(ready.stderrText)\n\(serverLog())")
             #expect(try await probe(liveness).status == 0)
 
+            // Redis is shared by every pod: its outage is logged and reported, but readiness stays,
+            // or a Redis restart would take every pod out of the Service at once.
             await redis.stop()
-            var notReady: SubprocessResult?
-            for _ in 0..<150 {
-                let result = try await probe(readiness)
-                if result.status != 0 { notReady = result; break }
-                try await Task.sleep(for: .milliseconds(200))
+            var noticed = false
+            for _ in 0..<150 where !noticed {
+                noticed = serverLog().contains("state store unreachable")
+                if !noticed { try await Task.sleep(for: .milliseconds(200)) }
             }
-            #expect(notReady?.status == 1, "\(readiness) should fail once Redis is gone")
-            #expect(notReady?.stderrText.contains(": 503") == true, "\(notReady?.stderrText ?? "")")
+            #expect(noticed, "the state store monitor never logged the outage:\n\(serverLog())")
+            let stillReady = try await probe(readiness)
+            #expect(stillReady.status == 0, "\(readiness) must not fail because of Redis: \(stillReady.stderrText)")
             let alive = try await probe(liveness)
             #expect(alive.status == 0, "\(liveness) must not fail because of Redis: that would restart every pod")
 

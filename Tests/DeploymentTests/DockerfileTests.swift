@@ -41,7 +41,7 @@ struct DockerfileTests {
         for entry in [".build*", ".git", ".passgate"] { #expect(ignore.contains(entry), ".dockerignore lacks \(entry)") }
     }
 
-    @Test("it runs as the Deployment's non-root user, exposes server.port and serves the mounted config")
+    @Test("it runs as the Deployment's non-root user, exposes server.port and metrics.port and serves the mounted config")
     func runtimeSettings() throws {
         let runtime = try #require(try Dockerfile.shipped().stages.last)
         let user = try #require(runtime.last("USER"), "no USER: the container would run as root").arguments
@@ -51,7 +51,8 @@ struct DockerfileTests {
         #expect(Int(uid) == (try pod.map("securityContext").int("runAsUser")))
 
         let port = try Repository.configuration().map("server").int("port")
-        #expect(runtime.all("EXPOSE").flatMap { $0.arguments.split(separator: " ").map(String.init) } == [String(port)])
+        let metricsPort = try Repository.configuration().map("metrics").int("port")
+        #expect(runtime.all("EXPOSE").flatMap { $0.arguments.split(separator: " ").map(String.init) } == [String(port), String(metricsPort)])
 
         let entrypoint = try #require(runtime.last("ENTRYPOINT")?.execForm, "ENTRYPOINT in exec form")
         let command = try #require(runtime.last("CMD")?.execForm, "CMD in exec form")

@@ -68,8 +68,10 @@ struct KubernetesManifestTests {
         let served = Set(passgateRoutes)
         let documented = try Self.documentedGetPaths()
 
+        let metricsPort = try config.map("metrics").int("port")
         let ports = try container.maps("ports")
-        #expect(try ports.map { try $0.int("containerPort") } == [port], "the container declares server.port and nothing else")
+        #expect(try ports.map { try $0.int("containerPort") } == [port, metricsPort], "the container declares server.port and metrics.port, nothing else")
+        #expect(try config.map("metrics").string("host") == "0.0.0.0", "Prometheus scrapes the pod IP")
         var paths: [String: String] = [:]
         for probe in ["startupProbe", "livenessProbe", "readinessProbe"] {
             let get = try container.map(probe).map("httpGet")
@@ -83,8 +85,9 @@ struct KubernetesManifestTests {
         #expect(paths["livenessProbe"] == "/healthz")
 
         let annotations = try Kubernetes.object("Deployment", "passgate").map("spec").map("template").map("metadata").labels("annotations")
-        #expect(annotations["prometheus.io/port"] == String(port))
-        #expect(served.contains("GET \(annotations["prometheus.io/path"] ?? "")"))
+        #expect(annotations["prometheus.io/port"] == String(metricsPort), "Prometheus scrapes the metrics listener, not the API")
+        #expect(passgateMetricsRoutes.contains("GET \(annotations["prometheus.io/path"] ?? "")"))
+        #expect(!served.contains("GET /metrics"), "the API listener must not serve /metrics")
     }
 
     @Test("the Service sends traffic to server.port of the API pods and never exposes the admin port")

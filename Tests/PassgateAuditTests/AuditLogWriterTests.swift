@@ -50,7 +50,8 @@ struct AuditLogWriterTests {
     func rotation() async throws {
         let directory = try AuditFixtures.temporaryDirectory()
         defer { AuditFixtures.remove(directory) }
-        let writer = try AuditLogWriter(path: "\(directory)/audit.jsonl", maxFileBytes: 4096, fsyncIntervalMs: 1000, logger: Logger(label: "test"))
+        // maxFiles 0: every rotated file is kept, so every line can be checked (retention: AuditRetentionTests).
+        let writer = try AuditLogWriter(path: "\(directory)/audit.jsonl", maxFileBytes: 4096, fsyncIntervalMs: 1000, maxFiles: 0, logger: Logger(label: "test"))
         let count = 300
         for index in 0..<count { writer.record(AuditFixtures.record(index)) }
         #expect(await writer.flush())

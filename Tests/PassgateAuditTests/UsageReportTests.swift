@@ -13,7 +13,7 @@ struct UsageReportTests {
     func totalsMatchRecords() async throws {
         let directory = try AuditFixtures.temporaryDirectory()
         defer { AuditFixtures.remove(directory) }
-        let writer = try AuditLogWriter(path: "\(directory)/audit.jsonl", maxFileBytes: 8192, fsyncIntervalMs: 1000, logger: Logger(label: "test"))
+        let writer = try AuditLogWriter(path: "\(directory)/audit.jsonl", maxFileBytes: 8192, fsyncIntervalMs: 1000, maxFiles: 0, logger: Logger(label: "test"))
         let start = AuditDay("2026-11-01")!.startMilliseconds(offsetMilliseconds: UsageDayZone.beijing.offsetMilliseconds)
         var expected: [String: (calls: Int, billable: Int)] = [:]
         for index in 0..<600 {

@@ -13,6 +13,7 @@ struct ServeCommandTests {
         let hash = Hex.lowercase(try Digest.sha256(Array(apiKey.utf8)))
         let yaml = """
             server: {host: 127.0.0.1, port: 0}
+            metrics: {port: 0}
             log: {level: info, format: json}
             providers: {cmcc: {connectTimeoutMs: 1000, timeoutMs: 3000}}
             apps:

@@ -60,6 +60,7 @@ struct ServeLifecycleTests {
         let hash = Hex.lowercase(try Digest.sha256(Array(apiKey.utf8)))
         let (child, api, sandboxPort) = try await Self.serve("""
             server: {host: 127.0.0.1, port: 0, drainSeconds: 4, shutdownTimeoutSeconds: 10}
+            metrics: {port: 0}
             log: {level: info, format: json}
             providers: {cmcc: {timeoutMs: 9000}}
             apps:
@@ -135,6 +136,7 @@ extension ServeLifecycleTests {
         let hash = Hex.lowercase(try Digest.sha256(Array(apiKey.utf8)))
         let yaml = """
             server: {host: 127.0.0.1, port: 0, drainSeconds: 0}
+            metrics: {port: 0}
             log: {level: info, format: json}
             providers: {cmcc: {baseURLs: ["http://127.0.0.1:\(port)"]}}
             apps:

@@ -53,4 +53,35 @@ struct SigningTests {
             #expect(try key.publicKey.verify(signature, for: Array("300022222222STsidTOKEN".utf8)))
         }
     }
+
+    @Test("an app that cannot sign cannot be made: RSA without a key, MD5 without a secret, an empty appKey")
+    func appThatCannotSignIsRefused() throws {
+        #expect {
+            try AppSettings(appId: "300022222222", signMode: .rsa, appKey: "k")
+        } throws: { error in
+            "\(error)" == "app 300022222222: signMode rsa needs a privateKey"
+        }
+        #expect(throws: AppSettings.InvalidCredentials.self) { try AppSettings(appId: "300011111111", signMode: .md5) }
+        #expect(throws: AppSettings.InvalidCredentials.self) { try AppSettings(appId: "300011111111", signMode: .md5, secret: "") }
+        #expect(throws: AppSettings.InvalidCredentials.self) { try AppSettings(appId: "300011111111", signMode: .md5, secret: "s", appKey: "") }
+        let app = try AppSettings(appId: "300011111111", signMode: .md5, secret: "s")
+        #expect(app.cmccApp.verify == nil)
+    }
+
+    @Test("a configuration whose RSA key does not load is refused at load time, naming the key")
+    func unloadableKeyRefusedAtLoad() throws {
+        try TestFiles.withTemporaryDirectory { directory in
+            try TestFiles.write("not a key", to: "\(directory)/app.pem")
+            let yaml = """
+                providers: {cmcc: {baseURLs: ["https://www.cmpassport.com"]}}
+                apps: [{appId: "300022222222", provider: cmcc, signMode: rsa, privateKey: "file:\(directory)/app.pem"}]
+                clients: [{id: c, apiKeySHA256: "\(String(repeating: "ab", count: 32))", apps: ["300022222222"]}]
+                """
+            #expect {
+                try ConfigurationLoader(environment: [:]).load(yaml: yaml, baseDirectory: directory)
+            } throws: { error in
+                (error as? ConfigurationError)?.problems.contains { $0.path == "apps[0].privateKey" } == true
+            }
+        }
+    }
 }

@@ -129,7 +129,7 @@ struct CallLimiterTests {
         configuration.providers[CMCC.providerID]?.timeoutMs = 20_000
         let passgate = try await RunningPassgate.start(configuration)
         let md5 = TestConfiguration.md5App
-        let before = try await passgate.send(.get, "/metrics", headers: []).body
+        let before = try await passgate.metrics()
         #expect(before.contains(#"passgate_carrier_queue_timeouts_total{provider="cmcc"} 0"#), "exported before any queueing: \(before)")
         #expect(before.contains(#"passgate_carrier_calls_queued{provider="cmcc"} 0"#))
         let first = try await passgate.mintToken(appId: md5, phone: "13712345678")
@@ -153,7 +153,7 @@ struct CallLimiterTests {
         #expect(shed.header("Retry-After") == "1")
         let message = try #require(shed.error["message"] as? String)
         #expect(message.contains("providers.cmcc.maxConcurrentCalls") && message.contains("200 ms") && message.contains("not sent"), "\(message)")
-        let during = try await passgate.send(.get, "/metrics", headers: []).body
+        let during = try await passgate.metrics()
         #expect(during.contains(#"passgate_carrier_queue_timeouts_total{provider="cmcc"} 1"#), "\(during)")
 
         #expect(held.status == 200 && held.phone == "13712345678", "answered at \(held.at): \(held.body)")
@@ -161,7 +161,7 @@ struct CallLimiterTests {
         try await passgate.setFault("none", latencyMs: 0)
         let retry = try await passgate.post("/v1/phone-number", ["appId": md5, "token": second])
         #expect(retry.status == 200 && retry.json["phoneNumber"] as? String == "13812345678", "\(retry.body)")
-        let metrics = try await passgate.send(.get, "/metrics", headers: []).body
+        let metrics = try await passgate.metrics()
         #expect(metrics.contains(#"passgate_carrier_calls_queued{provider="cmcc"} 0"#), "\(metrics)")
         await passgate.stop()
     }

@@ -29,6 +29,7 @@ struct ConfigurationReloadTests {
             let hex = { (key: String) in TestConfiguration.hash(key).map { String(format: "%02x", $0) }.joined() }
             var yaml = """
                 server: {host: 127.0.0.1, port: 0}
+                metrics: {port: 0}
                 admin: {host: 127.0.0.1, port: 0, apiKeySHA256: "\(hex(ConfigurationReloadTests.adminKey))"}
                 providers: {cmcc: {baseURLs: ["http://127.0.0.1:\(carrier)"], connectTimeoutMs: 1000, timeoutMs: 3000}}
                 apps:

@@ -23,7 +23,7 @@ struct DrainPhaseTests {
         let configuration = TestConfiguration.make(sandbox: false)
         let router = buildRouter(ApplicationDependencies(
             live: LiveSettings(RequestSettings(configuration: configuration, generation: 1)), exchange: exchange,
-            metrics: PassgateMetrics(factory: PrometheusMetricsFactory(registry: registry)), registry: registry,
+            metrics: PassgateMetrics(factory: PrometheusMetricsFactory(registry: registry)),
             readiness: readiness, logger: Logger(label: "test")
         ))
         let (ports, continuation) = AsyncStream<Int>.makeStream()

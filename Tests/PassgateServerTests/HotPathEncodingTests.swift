@@ -60,8 +60,9 @@ struct HotPathEncodingTests {
             .phoneNumber(phoneNumber: "13800138000", taskId: nil),
             .verification(result: .match, taskId: Self.awkward),
             .verification(result: .mismatch, taskId: nil),
-            .failure(code: "token_invalid", message: Self.awkward, carrierProvider: "cmcc", carrierCode: "103101", carrierMessage: "bad sign"),
-            .failure(code: "token_expired", message: "expired", carrierProvider: nil, carrierCode: nil, carrierMessage: nil),
+            .failure(code: "token_invalid", message: Self.awkward, carrierProvider: "cmcc", carrierCode: "103101", carrierMessage: "bad sign",
+                     action: "new_token"),
+            .failure(code: "token_expired", message: "expired", carrierProvider: nil, carrierCode: nil, carrierMessage: nil, action: nil),
         ]
         for outcome in outcomes {
             let fast = outcome.encoded()
@@ -72,6 +73,17 @@ struct HotPathEncodingTests {
             let foundationObject = try JSONSerialization.jsonObject(with: foundation) as? NSDictionary
             #expect(fastObject != nil && fastObject == foundationObject, "\(String(decoding: fast, as: UTF8.self))")
         }
+    }
+
+    @Test("replay-cache entries written before 'action' existed still decode, and replay with the code's default action, not retryable")
+    func storedOutcomesWithoutActionDecode() throws {
+        let old = Array(#"{"failure":{"carrierCode":"104201","carrierMessage":"expired","carrierProvider":"cmcc","code":"token_invalid","message":"m"}}"#.utf8)
+        let outcome = try #require(StoredOutcome.decode(old))
+        let error = try #require(outcome.error)
+        #expect(error.code == .tokenInvalid && error.action == .newToken && !error.retryable)
+        let fallback = StoredOutcome.failure(code: "token_invalid", message: "m", carrierProvider: "cmcc", carrierCode: "103810", carrierMessage: nil,
+                                             action: "fallback_sms")
+        #expect(StoredOutcome.decode(fallback.encoded())?.error?.action == .fallbackSMS)
     }
 
     @Test("success bodies are byte for byte what JSONEncoder with sorted keys writes, with and without optionals")

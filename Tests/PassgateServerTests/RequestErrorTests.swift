@@ -103,6 +103,34 @@ struct RequestErrorTests {
         await passgate.stop()
     }
 
+    @Test("a known path asked with another method is 405 method_not_allowed with Allow, on every listener; an unknown path stays 404")
+    func methodNotAllowed() async throws {
+        var configuration = TestConfiguration.make()
+        configuration.admin.apiKeySHA256 = TestConfiguration.hash("admin-key")
+        configuration.admin.port = 0
+        let passgate = try await RunningPassgate.start(configuration)
+        let api = passgate.endpoints.apiPort
+        let admin = try #require(passgate.endpoints.adminPort), metrics = try #require(passgate.endpoints.metricsPort)
+        let cases: [(Int, CurlHTTPClient.Method, String, String)] = [
+            (api, .get, "/v1/phone-number", "POST"), (api, .delete, "/v1/phone-number/verify", "POST"),
+            (api, .post, "/healthz", "GET"), (api, CurlHTTPClient.Method(rawValue: "TRACE"), "/readyz", "GET"), (api, .put, "/healthz", "GET"),
+            (admin, .get, "/admin/reload", "POST"), (metrics, .post, "/metrics", "GET"),
+        ]
+        for (port, method, path, allow) in cases {
+            let response = try await passgate.http.send(.init(method: method, url: "http://127.0.0.1:\(port)\(path)", timeoutMs: 10_000))
+            let json = try #require(try JSONSerialization.jsonObject(with: Data(response.body)) as? [String: Any])
+            let error = json["error"] as? [String: Any] ?? [:]
+            #expect(response.status == 405 && error["code"] as? String == "method_not_allowed", "\(method) \(path): \(json)")
+            #expect(response.header("Allow") == allow && error["action"] as? String == "fix_request", "\(method) \(path)")
+        }
+        // /metrics belongs to the metrics listener: on the API port it is no route at all.
+        for (port, path) in [(api, "/metrics"), (api, "/admin/reload"), (metrics, "/healthz")] {
+            let response = try await passgate.http.send(.init(method: .get, url: "http://127.0.0.1:\(port)\(path)", timeoutMs: 10_000))
+            #expect(response.status == 404 && response.header("Allow") == nil, "\(path) on \(port)")
+        }
+        await passgate.stop()
+    }
+
     @Test("1,000 random byte bodies never crash or hang the server, and each gets a JSON error")
     func fuzzedBodies() async throws {
         let passgate = try await RunningPassgate.start(TestConfiguration.make())

@@ -22,7 +22,7 @@ public struct CMCCProvider: Sendable {
         } catch {
             return CarrierExchange(call: nil, result: .failure(.internalError("cannot sign the login request", underlying: error)))
         }
-        return await exchange(.phoneNumber, msgid: request.msgid, url: endpoint.baseURL + CMCCLoginRequest.path, body: request.body, endpoint: endpoint) { reply in
+        return await exchange(.phoneNumber, msgid: request.msgid, url: endpoint.baseURL + CMCCLoginRequest.path, body: request.body, endpoint: endpoint) { reply throws(PassgateError) in
             let parsed = try CMCCReplyParser.login(status: reply.status, contentType: reply.contentType, body: reply.body, expectedMsgid: request.msgid)
             let entry = CMCC.lookup(parsed.resultCode, in: CMCC.loginCodes)
             return (parsed.resultCode, parsed.taskId, entry, Result { () throws(PassgateError) in try Self.phoneNumber(from: parsed, entry: entry, app: app) })
@@ -46,10 +46,12 @@ public struct CMCCProvider: Sendable {
         } catch {
             return CarrierExchange(call: nil, result: .failure(.internalError("cannot sign the verification request", underlying: error)))
         }
-        return await exchange(.verify, msgid: request.msgId, url: endpoint.baseURL + CMCCVerifyRequest.path, body: request.body, endpoint: endpoint) { reply in
+        return await exchange(.verify, msgid: request.msgId, url: endpoint.baseURL + CMCCVerifyRequest.path, body: request.body, endpoint: endpoint) { reply throws(PassgateError) in
             let parsed = try CMCCReplyParser.verify(status: reply.status, contentType: reply.contentType, body: reply.body, expectedMsgId: request.msgId)
             let entry = CMCC.lookup(parsed.resultCode, in: CMCC.verifyCodes)
             let result: Result<VerificationOutcome, PassgateError> = switch parsed.resultCode {
+            case _ where entry.error == nil && !(200..<300).contains(parsed.httpStatus):
+                .failure(Self.contradictoryStatus(parsed.httpStatus, code: parsed.resultCode))
             case "000": .success(VerificationOutcome(result: .match, carrierTaskId: parsed.taskId))
             case "001": .success(VerificationOutcome(result: .mismatch, carrierTaskId: parsed.taskId))
             default: .failure(entry.makeError(carrierMessage: parsed.resultDesc))
@@ -61,6 +63,7 @@ public struct CMCCProvider: Sendable {
     /// A success code must come with a number we can read; anything else maps through the table.
     static func phoneNumber(from reply: CMCCLoginReply, entry: CMCCResultCode, app: CMCCApp) throws(PassgateError) -> PhoneNumberOutcome {
         guard entry.error == nil else { throw entry.makeError(carrierMessage: reply.desc) }
+        guard (200..<300).contains(reply.httpStatus) else { throw contradictoryStatus(reply.httpStatus, code: reply.resultCode) }
         guard let msisdn = reply.msisdn, !msisdn.isEmpty else {
             throw CMCCReplyParser.badReply(.missingField("msisdn"))
         }
@@ -74,10 +77,16 @@ public struct CMCCProvider: Sendable {
         return PhoneNumberOutcome(phoneNumber: msisdn, carrierTaskId: reply.taskId)
     }
 
+    /// A success code under an error status: which of the two to believe is unknowable, so
+    /// neither is; the number, if any, is not used.
+    static func contradictoryStatus(_ status: Int, code: String) -> PassgateError {
+        CMCCReplyParser.badReply(.malformedField("resultCode", detail: "is the success code \(code) but came with HTTP \(status)"))
+    }
+
     /// Sends once and records the call, whatever happens.
     private func exchange<Value: Sendable>(
         _ operation: CarrierCall.Operation, msgid: String, url: String, body: [UInt8], endpoint: CMCCEndpoint,
-        interpret: (CarrierHTTPReply) throws -> (code: String, taskId: String?, entry: CMCCResultCode, result: Result<Value, PassgateError>)
+        interpret: (CarrierHTTPReply) throws(PassgateError) -> (code: String, taskId: String?, entry: CMCCResultCode, result: Result<Value, PassgateError>)
     ) async -> CarrierExchange<Value> {
         let request = CarrierHTTPRequest(
             url: url, body: body, headers: [("Content-Type", "application/json;charset=UTF-8"), ("Accept", "application/json")],
@@ -89,6 +98,7 @@ public struct CMCCProvider: Sendable {
         do {
             let reply = try await transport.send(request)
             call.latencyMs = Self.milliseconds(since: started)
+            call.httpStatus = reply.status
             let interpreted = try interpret(reply)
             call.rawCode = interpreted.code
             call.taskId = interpreted.taskId

@@ -3,62 +3,109 @@ public struct CMCCLoginReply: Sendable, Equatable {
     public let resultCode: String
     public let msisdn: String?
     public let taskId: String?
+    /// The carrier's description, redacted (`Redaction`).
     public let desc: String?
+    /// The HTTP status it came with: CMCC answers 200, but a gateway in front of it may send its
+    /// JSON answer with an error status.
+    public let httpStatus: Int
 }
 
 /// What a `tokenValidate` reply said.
 public struct CMCCVerifyReply: Sendable, Equatable {
     public let resultCode: String
     public let taskId: String?
+    /// The carrier's description, redacted (`Redaction`).
     public let resultDesc: String?
+    public let httpStatus: Int
 }
 
 /// Parses CMCC replies as real carriers send them: `resultCode` or `resultcode`, `header`/`body`
 /// as objects or as JSON strings, optional fields missing, extra fields ignored, numbers where
-/// strings belong. Anything that is not a protocol answer is a `carrier_bad_response` that says
-/// what arrived; an echo of another msgid is caught.
+/// strings belong, a UTF-8 byte order mark or whitespace before the JSON, and a protocol answer
+/// carried by a non-2xx status (its code is reported, not lost). Anything that is not a protocol
+/// answer is a `carrier_bad_response` that describes the body by its redacted shape only; an echo
+/// of another msgid is caught.
 public enum CMCCReplyParser {
     /// Parses a login reply; `expectedMsgid` is the msgid we sent.
-    public static func login(status: Int, contentType: String?, body: [UInt8], expectedMsgid: String) throws -> CMCCLoginReply {
-        let object = try jsonObject(status: status, contentType: contentType, body: body)
-        try checkEcho(object["inresponseto"], field: "inresponseto", expected: expectedMsgid)
-        guard let code = string(object["resultCode"]) ?? string(object["resultcode"]) else {
-            throw badReply(.missingField("resultCode"))
+    public static func login(status: Int, contentType: String?, body: [UInt8], expectedMsgid: String) throws(PassgateError) -> CMCCLoginReply {
+        let object = try jsonObject(status: status, contentType: contentType, body: body) { object in
+            object["resultCode"] != nil || object["resultcode"] != nil
         }
+        try checkEcho(object["inresponseto"], field: "inresponseto", expected: expectedMsgid)
+        let code = try resultCode(object["resultCode"] ?? object["resultcode"], field: "resultCode")
         return CMCCLoginReply(
             resultCode: code, msisdn: string(object["msisdn"]), taskId: string(object["taskId"]),
-            desc: string(object["desc"]) ?? string(object["resultDesc"])
+            desc: (string(object["desc"]) ?? string(object["resultDesc"])).map(Redaction.redact), httpStatus: status
         )
     }
 
     /// Parses a number-verification reply; `expectedMsgId` is the header msgId we sent.
-    public static func verify(status: Int, contentType: String?, body: [UInt8], expectedMsgId: String) throws -> CMCCVerifyReply {
-        let object = try jsonObject(status: status, contentType: contentType, body: body)
+    public static func verify(status: Int, contentType: String?, body: [UInt8], expectedMsgId: String) throws(PassgateError) -> CMCCVerifyReply {
+        let object = try jsonObject(status: status, contentType: contentType, body: body) { object in
+            object["header"] != nil
+        }
         guard let header = try nested(object["header"], field: "header") else { throw badReply(.missingField("header")) }
         let replyBody = try nested(object["body"], field: "body") ?? .object([])
         try checkEcho(header["msgId"], field: "header.msgId", expected: expectedMsgId)
-        guard var code = string(header["resultCode"]) ?? string(header["resultcode"]) else {
-            throw badReply(.missingField("header.resultCode"))
-        }
+        var code = try resultCode(header["resultCode"] ?? header["resultcode"], field: "header.resultCode")
         // A numeric 0 or 1 is how a careless JSON encoder writes "000"/"001".
         if code.count < 3, code.allSatisfy(\.isNumber) { code = String(repeating: "0", count: 3 - code.count) + code }
-        return CMCCVerifyReply(resultCode: code, taskId: string(replyBody["taskId"]), resultDesc: string(replyBody["resultDesc"]))
+        return CMCCVerifyReply(
+            resultCode: code, taskId: string(replyBody["taskId"]), resultDesc: string(replyBody["resultDesc"]).map(Redaction.redact), httpStatus: status
+        )
     }
 
-    /// The reply as a JSON object, or a `carrier_bad_response` saying what came instead.
-    static func jsonObject(status: Int, contentType: String?, body: [UInt8]) throws -> ParsedJSON {
+    /// The reply as a JSON object, or a `carrier_bad_response` saying what came instead. A
+    /// non-2xx reply is used only when it is a protocol answer (`isAnswer`): then the carrier's
+    /// own code says more than the status.
+    static func jsonObject(status: Int, contentType: String?, body: [UInt8], isAnswer: (ParsedJSON) -> Bool) throws(PassgateError) -> ParsedJSON {
         let looksHTML = (contentType.map(mentionsHTML) ?? false) || startsLikeHTML(body)
-        guard (200..<300).contains(status) else {
-            throw badReply(looksHTML ? .html(status: status, snippet: snippet(body)) : .httpStatus(status, snippet: snippet(body)))
+        let shape = { BodyShape(body: body, contentType: contentType) }
+        if looksHTML { throw badReply(.html(status: status, body: shape())) }
+        let parsed: ParsedJSON
+        let start = payloadStart(body)
+        do {
+            parsed = try ParsedJSON.parse(body[start...])
+        } catch {
+            let problem: PassgateError.ReplyProblem = (200..<300).contains(status) ? .notJSON(body: shape()) : .httpStatus(status, body: shape())
+            // The offset counts from the start of the body, as someone reading a capture would.
+            throw badReply(problem, underlying: JSONSyntaxError(offset: start + error.offset, problem: error.problem))
         }
-        if looksHTML { throw badReply(.html(status: status, snippet: snippet(body))) }
-        guard let object = try? ParsedJSON.parse(body), case .object = object else {
-            throw badReply(.notJSON(snippet: body.isEmpty ? "(empty body)" : snippet(body)))
+        guard case .object = parsed, (200..<300).contains(status) || isAnswer(parsed) else {
+            throw badReply((200..<300).contains(status) ? .notJSON(body: shape()) : .httpStatus(status, body: shape()))
         }
-        return object
+        return parsed
     }
 
-    private static func nested(_ value: ParsedJSON?, field: String) throws -> ParsedJSON? {
+    /// Where the JSON starts: after a UTF-8 byte order mark and any whitespace or NUL padding,
+    /// which some gateways put in front of the answer.
+    static func payloadStart(_ body: [UInt8]) -> Int {
+        var index = body.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0
+        while index < body.count, [0x00, 0x09, 0x0A, 0x0B, 0x0C, 0x0D, 0x20].contains(body[index]) { index += 1 }
+        return index
+    }
+
+    /// A result code as the tables spell them (CMCC's are 3 or 6 digits), with room for what a
+    /// careless encoder writes (`-1`, `1.5`): 1-8 ASCII letters, digits, `.`, `_` or `-`, and no
+    /// run of more than 6 digits. Anything else is not a code but a broken reply, and is not
+    /// echoed: a phone number must never pass for a raw code.
+    private static func resultCode(_ value: ParsedJSON?, field: String) throws(PassgateError) -> String {
+        guard let raw = string(value) else { throw badReply(.missingField(field)) }
+        let code = raw.trimmingASCIISpaces
+        var digitRun = 0, longestRun = 0
+        for byte in code.utf8 {
+            digitRun = (48...57).contains(byte) ? digitRun + 1 : 0
+            longestRun = max(longestRun, digitRun)
+        }
+        guard (1...8).contains(code.utf8.count), longestRun <= 6,
+            code.utf8.allSatisfy({ isAlphanumeric($0) || $0 == UInt8(ascii: ".") || $0 == UInt8(ascii: "_") || $0 == UInt8(ascii: "-") })
+        else {
+            throw badReply(.malformedField(field, detail: "is not a CMCC result code (\(code.utf8.count) characters; codes are 3 or 6 digits)"))
+        }
+        return code
+    }
+
+    private static func nested(_ value: ParsedJSON?, field: String) throws(PassgateError) -> ParsedJSON? {
         switch value {
         case nil, .null: return nil
         case .object: return value
@@ -72,10 +119,10 @@ public enum CMCCReplyParser {
     }
 
     /// The echo may be absent (some error replies omit it); when present it must be ours.
-    private static func checkEcho(_ value: ParsedJSON?, field: String, expected: String) throws {
+    private static func checkEcho(_ value: ParsedJSON?, field: String, expected: String) throws(PassgateError) {
         guard let value = string(value) else { return }
         guard asciiCaseInsensitiveEqual(value, expected) else {
-            throw badReply(.msgidMismatch(expected: expected, received: value))
+            throw badReply(.msgidMismatch(expected: expected, received: String(Redaction.redact(String(value.prefix(64))))))
         }
     }
 
@@ -118,16 +165,18 @@ public enum CMCCReplyParser {
         return String(value)
     }
 
-    static func badReply(_ problem: PassgateError.ReplyProblem) -> PassgateError {
+    /// A `carrier_bad_response` for `problem`; `underlying` keeps the JSON parser's own error
+    /// (offset and problem) for the logs.
+    static func badReply(_ problem: PassgateError.ReplyProblem, underlying: (any Error & Sendable)? = nil) -> PassgateError {
         let detail: String = switch problem {
         case .html: "The carrier (or a proxy in front of it) answered with an HTML page: check the base URL and any egress proxy."
-        case .httpStatus(let status, _): "The carrier answered HTTP \(status)."
+        case .httpStatus(let status, _): "The carrier answered HTTP \(status) without a protocol answer."
         case .notJSON: "The carrier's reply is not a JSON object (truncated or garbled)."
         case .missingField(let field): "The carrier's reply lacks '\(field)'."
         case .malformedField(let field, let detail): "The carrier's reply field '\(field)' \(detail)."
         case .msgidMismatch: "The carrier's reply answers a different msgid: possibly a misrouted or cached reply."
         }
-        return PassgateError(.carrierBadResponse, .reply(problem), message: detail + " The token may be spent.")
+        return PassgateError(.carrierBadResponse, .reply(problem), message: detail + " The token may be spent.", underlying: underlying)
     }
 
     /// Whether a Content-Type names HTML (`text/html`, `application/xhtml+xml`), in any case. Over
@@ -142,14 +191,23 @@ public enum CMCCReplyParser {
     }
 
     private static func startsLikeHTML(_ body: [UInt8]) -> Bool {
-        guard let first = body.first(where: { !($0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09) }) else { return false }
-        return first == UInt8(ascii: "<")
+        let start = payloadStart(body)
+        return start < body.count && body[start] == UInt8(ascii: "<")
     }
+}
 
-    /// The start of a body, printable, for messages and logs.
-    static func snippet(_ body: [UInt8], limit: Int = 160) -> String {
-        let text = String(decoding: body.prefix(limit), as: UTF8.self)
-        let flattened = text.map { $0.isNewline || $0 == "\t" ? " " : $0 }
-        return String(flattened) + (body.count > limit ? "…" : "")
+extension CMCCReplyParser {
+    static func isAlphanumeric(_ byte: UInt8) -> Bool {
+        (48...57).contains(byte) || (65...90).contains(byte) || (97...122).contains(byte)
+    }
+}
+
+extension String {
+    /// Without leading and trailing ASCII spaces and tabs.
+    var trimmingASCIISpaces: String {
+        let bytes = Array(utf8)
+        guard let first = bytes.firstIndex(where: { $0 != 0x20 && $0 != 0x09 }) else { return "" }
+        let last = bytes.lastIndex(where: { $0 != 0x20 && $0 != 0x09 })!
+        return first == 0 && last == bytes.count - 1 ? self : String(decoding: bytes[first...last], as: UTF8.self)
     }
 }

@@ -49,10 +49,14 @@ extension PassgateError {
             }
         }
 
-        /// Whether the same request with the same token may succeed if sent again.
+        /// Whether the same request with the same token may succeed if sent again, when nothing
+        /// more specific is known. True only where the token is provably unspent: Passgate refused
+        /// before calling (`rate_limited`, `service_draining`), or the request never reached the
+        /// carrier (`carrier_unavailable`). A carrier's error code may still have spent the token,
+        /// so `carrier_error` is not retryable unless its table entry says so.
         public var retryable: Bool {
             switch self {
-            case .rateLimited, .carrierError, .carrierUnavailable, .serviceDraining: true
+            case .rateLimited, .carrierUnavailable, .serviceDraining: true
             default: false
             }
         }
@@ -87,7 +91,7 @@ extension PassgateError {
             case .quotaExhausted: "The carrier package for this app is used up: top it up in the carrier console."
             case .msisdnDecryptFailed: "The carrier's encrypted phone number could not be decrypted with the configured private key: check that the console holds this key's public half."
             case .carrierRejected: "The carrier rejected the request."
-            case .carrierError: "The carrier reported an internal or unknown error."
+            case .carrierError: "The carrier reported an internal failure or an undocumented code; it may have spent the token."
             case .carrierBadResponse: "The carrier's answer was not a valid protocol reply."
             case .carrierUnavailable: "The carrier could not be reached; the request was not sent, so retrying with the same token is safe."
             case .carrierTimeout: "The request was sent to the carrier but no complete answer came in time; the token may be spent."

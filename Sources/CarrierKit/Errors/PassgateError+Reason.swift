@@ -28,29 +28,40 @@ extension PassgateError {
         }
     }
 
-    /// Why a carrier reply could not be used.
+    /// Why a carrier reply could not be used. Bodies appear only as their redacted `BodyShape`.
     public enum ReplyProblem: Sendable, Equatable, CustomStringConvertible {
-        /// A non-2xx HTTP status; `snippet` is the start of the body.
-        case httpStatus(Int, snippet: String)
+        /// A non-2xx HTTP status with a body that is not the provider's protocol answer.
+        case httpStatus(Int, body: BodyShape)
         /// An HTML page instead of JSON (a proxy, WAF or error page).
-        case html(status: Int, snippet: String)
+        case html(status: Int, body: BodyShape)
         /// A body that is not a JSON object (truncated, empty, plain text).
-        case notJSON(snippet: String)
+        case notJSON(body: BodyShape)
         /// A required field is absent.
         case missingField(String)
         /// A field has the wrong type or shape.
         case malformedField(String, detail: String)
-        /// The reply answers another request (`inresponseto` / `msgId` differs from ours).
+        /// The reply answers another request (`inresponseto` / `msgId` differs from ours);
+        /// `received` is redacted.
         case msgidMismatch(expected: String, received: String)
 
         public var description: String {
             switch self {
-            case .httpStatus(let status, let snippet): "HTTP \(status): \(snippet)"
-            case .html(let status, let snippet): "HTML page with HTTP \(status): \(snippet)"
-            case .notJSON(let snippet): "not a JSON object: \(snippet)"
+            case .httpStatus(let status, let body): "HTTP \(status) with \(body)"
+            case .html(let status, let body): "HTML page with HTTP \(status), \(body)"
+            case .notJSON(let body): "not a JSON object: \(body)"
             case .missingField(let field): "missing field '\(field)'"
             case .malformedField(let field, let detail): "field '\(field)' \(detail)"
             case .msgidMismatch(let expected, let received): "reply is for msgid \(received), we sent \(expected)"
+            }
+        }
+
+        /// Whether the reply says the carrier's side is in trouble (an error page, a 5xx), not
+        /// just this request: such replies count against the base URL's circuit breaker.
+        public var isServerFailure: Bool {
+            switch self {
+            case .html: true
+            case .httpStatus(let status, _): status >= 500
+            case .notJSON, .missingField, .malformedField, .msgidMismatch: false
             }
         }
     }

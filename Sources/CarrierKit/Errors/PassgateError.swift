@@ -12,19 +12,26 @@ public struct PassgateError: Error, Sendable, CustomStringConvertible {
     public let underlying: (any Error & Sendable)?
     /// When to try again, for `rate_limited` and `service_draining` (the `Retry-After` header).
     public var retryAfterSeconds: Int?
+    /// Whether the same request with the same token may succeed if sent again: the code's default
+    /// unless the carrier's code says more (`CMCCResultCode`). Never true when the token may be spent.
+    public let retryable: Bool
+    /// What the calling backend should do next: the code's default unless the carrier's code says more.
+    public let action: Action
 
-    public init(_ code: Code, _ reason: Reason, message: String? = nil, underlying: (any Error & Sendable)? = nil) {
+    public init(
+        _ code: Code, _ reason: Reason, message: String? = nil, underlying: (any Error & Sendable)? = nil,
+        retryable: Bool? = nil, action: Action? = nil
+    ) {
         self.code = code
         self.reason = reason
         self.message = message ?? code.defaultMessage
         self.underlying = underlying
+        self.retryable = retryable ?? code.retryable
+        self.action = action ?? code.defaultAction
     }
 
     /// The HTTP status this error answers with.
     public var httpStatus: Int { code.httpStatus }
-
-    /// Whether the same request with the same token may succeed if sent again.
-    public var retryable: Bool { code.retryable }
 
     /// The carrier's own answer, when the carrier answered.
     public var carrierAnswer: CarrierAnswer? {

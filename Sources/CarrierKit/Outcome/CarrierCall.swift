@@ -23,6 +23,8 @@ public struct CarrierCall: Sendable, Equatable {
     public var latencyMs: Double
     /// The carrier host called.
     public var host: String
+    /// The HTTP status of the carrier's reply, when one arrived.
+    public var httpStatus: Int?
 
     public init(
         provider: String, operation: Operation, msgid: String, taskId: String? = nil, rawCode: String? = nil,

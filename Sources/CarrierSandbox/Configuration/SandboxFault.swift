@@ -12,7 +12,8 @@ public enum SandboxFault: String, Sendable, CaseIterable {
     case http502
     /// HTTP 200 with `Content-Type: text/html` and an HTML error page, like a captive portal or WAF.
     case html
-    /// HTTP 200 JSON whose body is the valid reply cut in half (Content-Length matches the cut body).
+    /// HTTP 200 JSON whose body is the valid reply cut short inside its last field, so everything
+    /// before it (a login's msisdn included) arrives (Content-Length matches the cut body).
     case truncatedJSON
     /// A complete reply that echoes another msgid in `inresponseto` / `header.msgId`.
     case wrongInResponseTo

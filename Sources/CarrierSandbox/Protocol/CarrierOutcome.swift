@@ -34,6 +34,23 @@ struct CarrierOutcome: Sendable {
         return copy
     }
 
+    /// Whether this is a success (login) or a billed match/mismatch (verification).
+    var isSuccess: Bool {
+        switch endpoint {
+        case .login: code == "103000"
+        case .verify: code == "000" || code == "001"
+        }
+    }
+
+    /// This outcome answered with `code` instead, described as CMCC's tables describe it, without
+    /// the number. The task id stays: the carrier bills what it looked up.
+    func forced(_ code: String) -> CarrierOutcome {
+        let table = endpoint == .login ? CMCC.loginCodes : CMCC.verifyCodes
+        var copy = answer(code, table[code]?.meaning ?? "forced by PUT /sandbox/faults")
+        copy.msisdn = nil
+        return copy
+    }
+
     /// The reply JSON, echoing `echo` (the request's msgid unless a fault says otherwise).
     func reply(echo: String) -> JSONStringTree {
         switch endpoint {

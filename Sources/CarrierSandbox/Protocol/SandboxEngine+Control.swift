@@ -75,7 +75,7 @@ extension SandboxEngine {
         }
     }
 
-    /// `PUT /sandbox/faults {"fault"?, "latencyMs"?}`.
+    /// `PUT /sandbox/faults {"fault"?, "latencyMs"?, "resultCode"?}`.
     func faultsEndpoint(_ body: [UInt8]) -> SandboxAnswer {
         guard let object = JSONValue.parse(body)?.object else { return .error(400, "body: must be a JSON object") }
         var fault: SandboxFault?
@@ -92,13 +92,27 @@ extension SandboxEngine {
             }
             latency = number
         }
-        guard fault != nil || latency != nil else { return .error(400, "body: give fault, latencyMs or both") }
+        // `resultCode`: a code to answer instead of success; "" or null clears it.
+        var resultCode: String??
+        if let value = object["resultCode"] {
+            if case .null = value { resultCode = .some(nil) } else if value.string == "" {
+                resultCode = .some(nil)
+            } else {
+                guard let code = value.string, (1...8).contains(code.utf8.count), code.utf8.allSatisfy({ (48...57).contains($0) }) else {
+                    return .error(400, "resultCode: must be a string of 1-8 digits (a CMCC result code such as \"104201\"), or \"\" to clear it")
+                }
+                resultCode = .some(code)
+            }
+        }
+        guard fault != nil || latency != nil || resultCode != nil else { return .error(400, "body: give fault, latencyMs, resultCode or several") }
         runtime.withLock { settings in
             if let fault { settings.fault = fault }
             if let latency { settings.latencyMs = latency }
+            if let resultCode { settings.forcedResultCode = resultCode }
         }
         logger.info("sandbox faults changed", metadata: [
             "fault": .string(fault?.rawValue ?? "unchanged"), "latencyMs": .string(latency.map(String.init) ?? "unchanged"),
+            "resultCode": .string(resultCode.map { $0 ?? "none" } ?? "unchanged"),
         ])
         return SandboxAnswer(action: .respond(status: 204, contentType: nil, body: [], headers: []))
     }

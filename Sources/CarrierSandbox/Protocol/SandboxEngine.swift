@@ -7,6 +7,9 @@ struct RuntimeSettings: Sendable {
     var fault: SandboxFault
     var latencyMs: Int
     var allowedClientIPs: Set<String>?
+    /// When set, a call that would succeed is answered with this result code instead (its token
+    /// spent), so a backend can see how it handles every code the carrier documents.
+    var forcedResultCode: String?
 }
 
 /// The sandbox's behaviour, free of networking: routes a complete request to its endpoint and
@@ -72,10 +75,11 @@ final class SandboxEngine: Sendable {
     private func carrierCall(_ endpoint: CarrierOutcome.Endpoint, _ request: SandboxRequest) -> SandboxAnswer {
         let settings = runtime.withLock { $0 }
         let now = clock.nowMilliseconds()
-        let outcome = switch endpoint {
+        var outcome = switch endpoint {
         case .login: validateLogin(request, settings: settings, now: now)
         case .verify: validateVerify(request, settings: settings, now: now)
         }
+        if let forced = settings.forcedResultCode, outcome.isSuccess { outcome = outcome.forced(forced) }
         ledger.withLock { ledger in
             switch endpoint {
             case .login:

@@ -20,3 +20,18 @@ func wallClockMilliseconds() -> Int64 {
     clock_gettime(CLOCK_REALTIME, &now)
     return Int64(now.tv_sec) * 1000 + Int64(now.tv_nsec) / 1_000_000
 }
+
+/// The wall clock the writer reads for rotated files' names and for `maxAgeDays`: the system's,
+/// or a test's own, so rotation and retention can be tested without sleeping.
+public struct AuditClock: Sendable {
+    /// Epoch milliseconds now.
+    public let wallMilliseconds: @Sendable () -> Int64
+
+    /// A clock that answers `wallMilliseconds()`.
+    public init(wallMilliseconds: @escaping @Sendable () -> Int64) {
+        self.wallMilliseconds = wallMilliseconds
+    }
+
+    /// `CLOCK_REALTIME`.
+    public static let system = AuditClock(wallMilliseconds: wallClockMilliseconds)
+}

@@ -101,24 +101,30 @@ struct AuditFile: Sendable {
 
     /// Renames `path` to a timestamped sibling (`audit-20261121T101500Z-0001.jsonl`) that did not
     /// exist before; returns the new path. Names sort in rotation order, and before `path` itself.
+    ///
+    /// The new name sorts after every rotated sibling already there, even when the clock stepped
+    /// back or retention freed a lower sequence number of the same second: retention deletes by
+    /// name order, and must never take the newest file for the oldest. After a step back the stamp
+    /// is the newest one used so far, later than the true time, so the file is kept longer, never
+    /// shorter.
     static func rotate(_ path: String, nowMilliseconds: Int64) throws(AuditLogError) -> String {
-        let directory = directory(of: path)
-        let name = String(path.split(separator: "/").last ?? Substring(path))
-        let (stem, suffix) = name.hasSuffix(".jsonl") ? (String(name.dropLast(6)), ".jsonl") : (name, "")
-        let stamp = AuditTime.compactStamp(milliseconds: nowMilliseconds)
-        for sequence in 1...99_999 {
-            let number = String(sequence)
-            let padded = String(repeating: "0", count: max(0, 4 - number.count)) + number
-            let target = "\(directory)/\(stem)-\(stamp)-\(padded)\(suffix)"
+        let naming = AuditFileNaming(path: path)
+        var (stamp, first) = (nowMilliseconds - ((nowMilliseconds % 1000) + 1000) % 1000, 1)
+        // A listing that fails here fails the rename below too, which reports the reason.
+        if let newest = ((try? names(in: naming.directory)) ?? []).compactMap(naming.rotated).max(), newest.milliseconds >= stamp {
+            (stamp, first) = (newest.milliseconds, newest.sequence + 1)
+        }
+        for sequence in first..<min(first + 100_000, 1_000_000_000) {
+            let target = naming.path(of: naming.rotatedName(milliseconds: stamp, sequence: sequence))
             var info = stat()
             guard lstat(target, &info) != 0 else { continue }
             guard rename(path, target) == 0 else {
                 throw failure(path, "cannot rotate the audit file '\(path)' to '\(target)'", errno: errno)
             }
-            syncDirectory(directory)
+            syncDirectory(naming.directory)
             return target
         }
-        throw AuditLogError(path: path, message: "cannot rotate the audit file '\(path)': every name for \(stamp) is taken")
+        throw AuditLogError(path: path, message: "cannot rotate the audit file '\(path)': every name for \(AuditTime.compactStamp(milliseconds: stamp)) is taken")
     }
 
     /// Makes a rename or a new file in `directory` durable; best effort.

@@ -10,8 +10,14 @@ import ServiceLifecycle
 /// thread appends queued lines (`O_APPEND`) as they come, fsyncs every `fsyncIntervalMs` (after
 /// every write when 0), and rotates by size: when the next line would take the file past
 /// `maxFileBytes` it is fsynced and renamed to a timestamped sibling
-/// (`audit-20261121T101500Z-0001.jsonl`, never overwriting; rotated files are kept) and a new
-/// file is started. Directories are created 0750, files 0640.
+/// (`audit-20261121T101500Z-0001.jsonl`, never overwriting) and a new file is started.
+/// Directories are created 0750, files 0640.
+///
+/// Retention, on the same thread (at start-up, after each rotation, and hourly while `maxAgeDays`
+/// is set): rotated files beyond the newest `maxFiles`, and those rotated more than `maxAgeDays`
+/// days ago, are deleted oldest first, counted in `passgate_audit_files_deleted_total`. Only
+/// names the writer makes for this path are touched. A deletion that fails is logged and counted
+/// in `passgate_audit_retention_errors_total`; writing goes on.
 ///
 /// Write failures (disk full, directory removed, permissions) never reach the caller: they are
 /// logged when they start and end, counted in `passgate_audit_write_errors_total`, shown by
@@ -32,12 +38,23 @@ public final class AuditLogWriter: AuditSink, Service {
         public var fsyncIntervalMs: Int
         /// Encoded lines kept in memory while the disk cannot take them; more are refused.
         public var maxBufferedBytes: Int
+        /// Rotated files kept besides the current one (the oldest beyond are deleted); 0 keeps
+        /// every one. Unless deletions fail, at most `(maxFiles + 1) × maxFileBytes` is on disk.
+        public var maxFiles: Int
+        /// Rotated files whose name's rotation time is more than this many days ago are deleted;
+        /// 0 is no age limit.
+        public var maxAgeDays: Int
 
-        public init(path: String, maxFileBytes: Int = 64 << 20, fsyncIntervalMs: Int = 1000, maxBufferedBytes: Int = 32 << 20) {
+        public init(
+            path: String, maxFileBytes: Int = 64 << 20, fsyncIntervalMs: Int = 1000, maxBufferedBytes: Int = 32 << 20, maxFiles: Int = 10,
+            maxAgeDays: Int = 0
+        ) {
             self.path = path
             self.maxFileBytes = maxFileBytes
             self.fsyncIntervalMs = fsyncIntervalMs
             self.maxBufferedBytes = maxBufferedBytes
+            self.maxFiles = maxFiles
+            self.maxAgeDays = maxAgeDays
         }
     }
 
@@ -50,31 +67,43 @@ public final class AuditLogWriter: AuditSink, Service {
     ///
     /// - Throws: `AuditLogError` naming the path and the system's reason when the directory cannot
     ///   be created or the file cannot be opened for appending, or when the limits are out of range.
-    public init(configuration: Configuration, logger: Logger, metricsFactory: any MetricsFactory = MetricsSystem.factory) throws(AuditLogError) {
+    /// `clock` names rotated files and judges their age (tests pass their own).
+    public init(
+        configuration: Configuration, logger: Logger, metricsFactory: any MetricsFactory = MetricsSystem.factory, clock: AuditClock = .system
+    ) throws(AuditLogError) {
         guard configuration.maxFileBytes >= 4096 else {
             throw AuditLogError(path: configuration.path, message: "audit maxFileBytes must be at least 4096, got \(configuration.maxFileBytes)")
         }
         guard configuration.fsyncIntervalMs >= 0 else {
             throw AuditLogError(path: configuration.path, message: "audit fsyncIntervalMs must be 0 or more, got \(configuration.fsyncIntervalMs)")
         }
+        guard configuration.maxFiles >= 0, configuration.maxAgeDays >= 0 else {
+            throw AuditLogError(
+                path: configuration.path,
+                message: "audit maxFiles and maxAgeDays must be 0 (no limit) or more, got \(configuration.maxFiles) and \(configuration.maxAgeDays)")
+        }
         self.configuration = configuration
         self.logger = logger
         self.metrics = AuditMetrics(factory: metricsFactory)
         let file = try AuditFile(path: configuration.path)
-        let loop = AuditWriterLoop.Parts(shared: shared, configuration: configuration, logger: logger, metrics: metrics)
+        let loop = AuditWriterLoop.Parts(shared: shared, configuration: configuration, logger: logger, metrics: metrics, clock: clock)
         guard DedicatedThread.start(name: "pg-audit", { AuditWriterLoop(loop, file: file).run() }) else {
             file.close()
             throw AuditLogError(path: configuration.path, message: "cannot start the audit writer thread (the system refused a new thread)")
         }
-        logger.info("audit log open", metadata: ["path": "\(configuration.path)", "size": "\(file.size)"])
+        logger.info("audit log open", metadata: [
+            "path": "\(configuration.path)", "size": "\(file.size)", "maxFiles": "\(configuration.maxFiles)", "maxAgeDays": "\(configuration.maxAgeDays)",
+        ])
     }
 
-    /// `init(configuration:logger:metricsFactory:)` with the `audit:` settings' values.
+    /// `init(configuration:logger:metricsFactory:clock:)` with the `audit:` settings' values.
     public convenience init(
-        path: String, maxFileBytes: Int, fsyncIntervalMs: Int, logger: Logger, metricsFactory: any MetricsFactory = MetricsSystem.factory
+        path: String, maxFileBytes: Int, fsyncIntervalMs: Int, maxFiles: Int = 10, maxAgeDays: Int = 0, logger: Logger,
+        metricsFactory: any MetricsFactory = MetricsSystem.factory, clock: AuditClock = .system
     ) throws(AuditLogError) {
-        let configuration = Configuration(path: path, maxFileBytes: maxFileBytes, fsyncIntervalMs: fsyncIntervalMs)
-        try self.init(configuration: configuration, logger: logger, metricsFactory: metricsFactory)
+        let configuration = Configuration(
+            path: path, maxFileBytes: maxFileBytes, fsyncIntervalMs: fsyncIntervalMs, maxFiles: maxFiles, maxAgeDays: maxAgeDays)
+        try self.init(configuration: configuration, logger: logger, metricsFactory: metricsFactory, clock: clock)
     }
 
     deinit {
@@ -184,10 +213,16 @@ struct AuditMetrics: Sendable {
     let writeErrors: Counter
     let written: Counter
     let dropped: Counter
+    /// Rotated files deleted by retention (`maxFiles`, `maxAgeDays`).
+    let filesDeleted: Counter
+    /// Retention's failed directory listings and deletions (each attempt counts).
+    let retentionErrors: Counter
 
     init(factory: any MetricsFactory) {
         writeErrors = Counter(label: "passgate_audit_write_errors_total", factory: factory)
         written = Counter(label: "passgate_audit_records_written_total", factory: factory)
         dropped = Counter(label: "passgate_audit_records_dropped_total", factory: factory)
+        filesDeleted = Counter(label: "passgate_audit_files_deleted_total", factory: factory)
+        retentionErrors = Counter(label: "passgate_audit_retention_errors_total", factory: factory)
     }
 }

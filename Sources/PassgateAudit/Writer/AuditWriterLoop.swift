@@ -1,14 +1,16 @@
 import CoreMetrics
 import Logging
 
-/// The writer thread's work: take queued lines, append them, rotate, fsync, retry after failures,
-/// and drain on shutdown. Its state lives on that one thread; it shares only `AuditWriterShared`.
+/// The writer thread's work: take queued lines, append them, rotate, delete what retention says,
+/// fsync, retry after failures, and drain on shutdown. Its state lives on that one thread; it
+/// shares only `AuditWriterShared`.
 final class AuditWriterLoop {
     struct Parts: Sendable {
         let shared: AuditWriterShared
         let configuration: AuditLogWriter.Configuration
         let logger: Logger
         let metrics: AuditMetrics
+        let clock: AuditClock
     }
 
     /// Pause between attempts while the disk refuses.
@@ -16,8 +18,10 @@ final class AuditWriterLoop {
     /// Pause between the final attempts at shutdown, and how many there are.
     static let shutdownRetryNanoseconds: Int64 = 200_000_000
     static let shutdownAttempts = 5
+    /// How often rotated files are checked against `maxAgeDays` between rotations.
+    static let ageCheckNanoseconds: Int64 = 3_600_000_000_000
 
-    private let parts: Parts
+    let parts: Parts
     private var file: AuditFile?
     /// Lines taken from the queue and not yet appended, oldest first.
     private var backlog: [[UInt8]] = []
@@ -27,16 +31,21 @@ final class AuditWriterLoop {
     /// While failing: when to try again.
     private var retryAt: Int64?
     private var failedShutdownAttempts = 0
+    let retention: AuditRetention
+    /// The last retention pass, on the monotonic clock and on the wall clock (see `ageCheckIsDue`).
+    var lastRetention: (monotonic: Int64, wall: Int64) = (0, 0)
 
     init(_ parts: Parts, file: AuditFile) {
         self.parts = parts
         self.file = file
+        retention = AuditRetention(path: parts.configuration.path, maxFiles: parts.configuration.maxFiles, maxAgeDays: parts.configuration.maxAgeDays)
     }
 
     private var path: String { parts.configuration.path }
     private var syncInterval: Int64 { Int64(parts.configuration.fsyncIntervalMs) * 1_000_000 }
 
     func run() {
+        enforceRetention(.startUp)  // files an earlier run left beyond the limits
         while true {
             let backingOff = retryAt.map { $0 > monotonicNanoseconds() } ?? false
             let (lines, flushers, stopping) = parts.shared.wait(until: nextDeadline()) { state in
@@ -54,6 +63,7 @@ final class AuditWriterLoop {
             if dirty, syncDue || !flushers.isEmpty || stopping {
                 clean = syncFile() && clean
             }
+            if !stopping, ageCheckIsDue { enforceRetention(.ageCheck) }
             let flushed = clean && backlog.isEmpty && !dirty
             for flusher in flushers { flusher.resume(returning: flushed) }
             if stopping, finishStopping(flushed: flushed) { return }
@@ -63,10 +73,15 @@ final class AuditWriterLoop {
     /// When the next fsync or retry is due; `nil` to wait for work only. While failing, nothing
     /// is attempted before the retry time.
     private func nextDeadline() -> Int64? {
+        let work: Int64?
         if let retryAt {
-            return dirty || !backlog.isEmpty ? retryAt : nil
+            work = dirty || !backlog.isEmpty ? retryAt : nil
+        } else {
+            work = dirty ? lastSync + syncInterval : nil
         }
-        return dirty ? lastSync + syncInterval : nil
+        guard retention.maxAgeDays > 0 else { return work }
+        let ageCheck = lastRetention.monotonic + Self.ageCheckNanoseconds  // files age on an idle instance too
+        return min(work ?? ageCheck, ageCheck)
     }
 
     // MARK: Writing
@@ -140,12 +155,14 @@ final class AuditWriterLoop {
         file?.close()
         file = nil
         do {
-            let rotated = try AuditFile.rotate(path, nowMilliseconds: wallClockMilliseconds())
+            let rotated = try AuditFile.rotate(path, nowMilliseconds: parts.clock.wallMilliseconds())
             parts.logger.info("audit file rotated", metadata: ["path": "\(path)", "rotatedTo": "\(rotated)"])
         } catch {
             fail(error)
             return false
         }
+        // Before the new file takes a byte: on disk at most (maxFiles + 1) × maxFileBytes.
+        enforceRetention(.rotation)
         return openIfNeeded()
     }
 

@@ -27,7 +27,9 @@ struct ServeCommand: AsyncParsableCommand {
         let runtime = PassgateRuntime(configuration: configuration, reload: { try ConfigurationLoader().load(path: path) })
         try await runtime.run(signals: [.sigterm, .sigint]) { endpoints in
             guard let sandboxPort = endpoints.sandboxPort else { return }
-            FileHandle.standardError.write(Data(Walkthrough.text(configuration: configuration, apiPort: endpoints.apiPort, sandboxPort: sandboxPort, adminPort: endpoints.adminPort).utf8))
+            FileHandle.standardError.write(Data(Walkthrough.text(
+                configuration: configuration, apiPort: endpoints.apiPort, sandboxPort: sandboxPort, adminPort: endpoints.adminPort,
+                metricsPort: endpoints.metricsPort).utf8))
         }
     }
 }
@@ -39,7 +41,7 @@ enum Walkthrough {
     /// The shipped sandbox config's admin key.
     static let demoAdminKey = "pg_sandbox_admin_key"
 
-    static func text(configuration: PassgateConfiguration, apiPort: Int, sandboxPort: Int, adminPort: Int? = nil) -> String {
+    static func text(configuration: PassgateConfiguration, apiPort: Int, sandboxPort: Int, adminPort: Int? = nil, metricsPort: Int? = nil) -> String {
         let host = configuration.server.host
         let demoHash = (try? Digest.sha256(Array(demoKey.utf8))) ?? []
         let client = configuration.clients.first { $0.apiKeySHA256 == demoHash }
@@ -62,7 +64,7 @@ enum Walkthrough {
               curl -s -X POST \(api)/v1/phone-number/verify -H 'Authorization: Bearer \(key)' \\
                 -H 'Content-Type: application/json' -d "{\\"appId\\":\\"\(app)\\",\\"token\\":\\"$TOKEN\\",\\"phoneNumber\\":\\"13800138000\\"}"
 
-            Health: curl \(api)/readyz   Metrics: curl \(api)/metrics   Stop: Ctrl-C (drains first)
+            Health: curl \(api)/readyz   \(metricsPort.map { "Metrics: curl http://\(configuration.metrics.host):\($0)/metrics   " } ?? "")Stop: Ctrl-C (drains first)
             \(reloadHint(configuration: configuration, adminPort: adminPort))
 
 

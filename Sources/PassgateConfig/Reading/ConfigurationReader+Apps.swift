@@ -2,9 +2,12 @@ import CarrierKit
 import Yams
 
 extension ConfigurationReader {
-    /// Reads `apps:`, checking each against the configured `providers`.
-    func readApps(_ node: Node?, providers: [String: ProviderSettings]) -> [AppSettings] {
+    /// Reads `apps:`, checking each against the configured `providers`. `appIds` are the ids of
+    /// every app entry with a readable id, loaded or not, so that a client's grant of an app whose
+    /// secret failed is not reported a second time as a grant of an unknown app.
+    func readApps(_ node: Node?, providers: [String: ProviderSettings]) -> (apps: [AppSettings], appIds: Set<String>) {
         var apps: [AppSettings] = []
+        var appIds: Set<String> = []
         var firstIndex: [String: String] = [:]
         for (path, element) in list(node, path: "apps", expected: "a list of apps (- appId: \"300011111111\" …)") ?? [] {
             let keys = ["appId", "provider", "signMode", "secret", "appKey", "privateKey"]
@@ -47,10 +50,20 @@ extension ConfigurationReader {
                         + (sandbox.enabled ? ", or sandbox:NAME for a generated sandbox key" : "")
                 )
             }
-            guard let appId, let signMode else { continue }
-            apps.append(AppSettings(appId: appId, provider: provider ?? CMCC.providerID, signMode: signMode, secret: secret, appKey: appKey, privateKey: privateKey))
+            guard let appId else { continue }
+            appIds.insert(appId)
+            guard let signMode else { continue }
+            do {
+                apps.append(try AppSettings(
+                    appId: appId, provider: provider ?? CMCC.providerID, signMode: signMode, secret: secret, appKey: appKey, privateKey: privateKey))
+            } catch {
+                // Only reached when a problem with the credential was already reported (a secret
+                // that did not resolve, a key that did not load): say so once more, per app, only
+                // if nothing was said, so an app that cannot sign is never loaded silently.
+                if !hasProblems(under: path) { report(path, "\(path): \(error.problem)") }
+            }
         }
-        return apps
+        return (apps, appIds)
     }
 
     private func readAppId(_ section: ConfigMapping) -> String? {

@@ -1,7 +1,7 @@
 import Yams
 
 extension ConfigurationReader {
-    static let sections = ["server", "admin", "log", "state", "providers", "apps", "clients", "sandbox", "audit"]
+    static let sections = ["server", "admin", "metrics", "log", "state", "providers", "apps", "clients", "sandbox", "audit"]
 
     /// Reads a whole document; `nil` when there were problems (all of them in `problems`).
     func read(yaml: String) -> PassgateConfiguration? {
@@ -21,14 +21,16 @@ extension ConfigurationReader {
         var configuration = PassgateConfiguration()
         configuration.server = readServer(document["server"])
         configuration.admin = readAdmin(document["admin"])
+        configuration.metrics = readMetrics(document["metrics"])
         configuration.log = readLog(document["log"])
         configuration.state = readState(document["state"])
         configuration.providers = readProviders(document["providers"])
-        configuration.apps = readApps(document["apps"], providers: configuration.providers)
-        configuration.clients = readClients(document["clients"], appIds: Set(configuration.apps.map(\.appId)))
+        let (apps, appIds) = readApps(document["apps"], providers: configuration.providers)
+        configuration.apps = apps
+        configuration.clients = readClients(document["clients"], appIds: appIds)
         configuration.sandbox = sandbox
         configuration.audit = readAudit(document["audit"])
-        checkListeners(server: configuration.server, admin: configuration.admin)
+        checkListeners(configuration)
         return problems.isEmpty ? configuration : nil
     }
 

@@ -91,13 +91,31 @@ extension ConfigurationReader {
         return settings
     }
 
-    /// Cross-section checks once everything is read.
-    func checkListeners(server: ServerSettings, admin: AdminSettings) {
-        if sandbox.enabled, sandbox.port != 0, sandbox.port == server.port {
-            report("sandbox.port", "sandbox.port \(sandbox.port) is also server.port: give the embedded sandbox its own port (e.g. 8090), or 0 for a free one")
+    /// `metrics:` - the Prometheus listener.
+    func readMetrics(_ node: Node?) -> MetricsSettings {
+        let section = mapping(node, path: "metrics", keys: ["enabled", "host", "port"], overridePrefix: Self.overridePrefix("metrics"))
+        var settings = MetricsSettings()
+        if let enabled = bool("enabled", in: section) { settings.enabled = enabled }
+        if let host = name("host", in: section, what: "the address the metrics listener binds: 127.0.0.1, or 0.0.0.0 for a scraper on another host") {
+            settings.host = host
         }
-        if admin.isEnabled, admin.port != 0, admin.port == server.port || (sandbox.enabled && admin.port == sandbox.port) {
-            report("admin.port", "admin.port \(admin.port) is already used by \(admin.port == server.port ? "server.port" : "sandbox.port"): give the admin listener its own port (e.g. 8081)")
+        if let port = int("port", in: section, 0...65535, note: " (0 picks a free port)") { settings.port = port }
+        return settings
+    }
+
+    /// Cross-section checks once everything is read: no two listeners on one port.
+    func checkListeners(_ configuration: PassgateConfiguration) {
+        var taken: [(key: String, port: Int)] = [("server.port", configuration.server.port)]
+        func claim(_ key: String, _ port: Int, _ what: String) {
+            guard port != 0 else { return }
+            if let owner = taken.first(where: { $0.port == port }) {
+                report(key, "\(key) \(port) is already used by \(owner.key): give the \(what) its own port, or 0 for a free one")
+            } else {
+                taken.append((key, port))
+            }
         }
+        if sandbox.enabled { claim("sandbox.port", sandbox.port, "embedded sandbox (e.g. 8090)") }
+        if configuration.admin.isEnabled { claim("admin.port", configuration.admin.port, "admin listener (e.g. 8081)") }
+        if configuration.metrics.enabled { claim("metrics.port", configuration.metrics.port, "metrics listener (e.g. 8082)") }
     }
 }

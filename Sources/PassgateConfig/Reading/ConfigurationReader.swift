@@ -28,6 +28,11 @@ final class ConfigurationReader {
         problems.append(ConfigurationProblem(path: path, message: message, line: line ?? self.line(at: path)))
     }
 
+    /// Whether a problem was reported at `path` or under it (`apps[1]` covers `apps[1].secret`).
+    func hasProblems(under path: String) -> Bool {
+        problems.contains { $0.path == path || $0.path.hasPrefix(path + ".") || $0.path.hasPrefix(path + "[") }
+    }
+
     /// The line of the key or list element at `path` (`apps[1].secret`), or of its nearest
     /// ancestor present in the file; `nil` when not even the top-level key is there.
     func line(at path: String) -> Int? {

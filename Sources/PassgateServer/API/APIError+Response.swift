@@ -3,7 +3,7 @@ import Foundation
 import HTTPTypes
 import Hummingbird
 
-/// The REST error envelope: `{"error": {"code", "message", "retryable", "requestId", "field"?, "carrier"?}}`.
+/// The REST error envelope: `{"error": {"code", "message", "retryable", "action", "requestId", "field"?, "carrier"?}}`.
 struct ErrorEnvelope: Encodable {
     struct Body: Encodable {
         struct Carrier: Encodable {
@@ -15,6 +15,7 @@ struct ErrorEnvelope: Encodable {
         var code: String
         var message: String
         var retryable: Bool
+        var action: String
         var requestId: String
         var field: String?
         var carrier: Carrier?
@@ -26,7 +27,7 @@ struct ErrorEnvelope: Encodable {
         var field: String?
         if case .request(let name, _) = error.reason { field = name }
         self.error = Body(
-            code: error.code.rawValue, message: error.message, retryable: error.retryable, requestId: requestId, field: field,
+            code: error.code.rawValue, message: error.message, retryable: error.retryable, action: error.action.rawValue, requestId: requestId, field: field,
             carrier: error.carrierAnswer.map { Body.Carrier(provider: $0.provider, code: $0.code, message: $0.message) }
         )
     }

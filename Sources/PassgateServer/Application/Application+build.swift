@@ -9,7 +9,6 @@ struct ApplicationDependencies: Sendable {
     var live: LiveSettings
     var exchange: any TokenExchanging
     var metrics: PassgateMetrics
-    var registry: PrometheusCollectorRegistry
     var readiness: Readiness
     var logger: Logger
 }
@@ -17,26 +16,37 @@ struct ApplicationDependencies: Sendable {
 /// Assembles the router: middleware first, then the controllers' routes.
 func buildRouter(_ dependencies: ApplicationDependencies) -> Router<PassgateRequestContext> {
     let router = Router(context: PassgateRequestContext.self)
-    router.add(middleware: RequestLifecycleMiddleware(logger: dependencies.logger, metrics: dependencies.metrics))
+    router.add(middleware: RequestLifecycleMiddleware(
+        logger: dependencies.logger, metrics: dependencies.metrics, allowed: AllowedMethods(routes: passgateRoutes)))
     let phoneNumbers = PhoneNumberController(
         live: dependencies.live, readiness: dependencies.readiness, exchange: dependencies.exchange, logger: dependencies.logger
     )
     router.addRoutes(phoneNumbers.routes, atPath: "/v1")
     HealthController(readiness: dependencies.readiness).register(on: router)
-    MetricsController(registry: dependencies.registry).register(on: router)
+    return router
+}
+
+/// The metrics listener's router: `GET /metrics`, kept off the public API port.
+func buildMetricsRouter(registry: PrometheusCollectorRegistry, metrics: PassgateMetrics, logger: Logger) -> Router<PassgateRequestContext> {
+    let router = Router(context: PassgateRequestContext.self)
+    router.add(middleware: RequestLifecycleMiddleware(logger: logger, metrics: metrics, allowed: AllowedMethods(routes: passgateMetricsRoutes)))
+    MetricsController(registry: registry).register(on: router)
     return router
 }
 
 /// The admin listener's router: the same envelope, ids and access log, one route.
 func buildAdminRouter(reloader: ConfigurationReloader, keyHash: [UInt8], metrics: PassgateMetrics, logger: Logger) -> Router<PassgateRequestContext> {
     let router = Router(context: PassgateRequestContext.self)
-    router.add(middleware: RequestLifecycleMiddleware(logger: logger, metrics: metrics))
+    router.add(middleware: RequestLifecycleMiddleware(logger: logger, metrics: metrics, allowed: AllowedMethods(routes: passgateAdminRoutes)))
     AdminController(keyHash: keyHash, reloader: reloader).register(on: router)
     return router
 }
 
-/// The routes the server serves, as `METHOD /path`: kept next to `buildRouter` so the OpenAPI
-/// contract test can compare them with `openapi.yaml`.
+/// The routes the API listener serves, as `METHOD /path`: kept next to `buildRouter` so the
+/// OpenAPI contract test can compare them with `openapi.yaml`.
 public let passgateRoutes: [String] = [
-    "POST /v1/phone-number", "POST /v1/phone-number/verify", "GET /healthz", "GET /readyz", "GET /metrics",
+    "POST /v1/phone-number", "POST /v1/phone-number/verify", "GET /healthz", "GET /readyz",
 ]
+
+/// The metrics listener's routes (`openapi-operations.yaml`, with the admin listener's).
+public let passgateMetricsRoutes: [String] = ["GET /metrics"]

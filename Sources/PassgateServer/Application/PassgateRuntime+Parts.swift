@@ -5,6 +5,7 @@ import Metrics
 import PassgateAudit
 import PassgateConfig
 import PassgateState
+import Prometheus
 import ServiceLifecycle
 import Synchronization
 
@@ -13,35 +14,29 @@ extension PassgateRuntime {
     static func makeAuditLog(_ settings: AuditSettings, logger: Logger, metricsFactory: any MetricsFactory) throws -> AuditLogWriter? {
         guard settings.enabled else { return nil }
         return try AuditLogWriter(
-            path: settings.path, maxFileBytes: settings.maxFileBytes, fsyncIntervalMs: settings.fsyncIntervalMs, logger: logger, metricsFactory: metricsFactory)
+            path: settings.path, maxFileBytes: settings.maxFileBytes, fsyncIntervalMs: settings.fsyncIntervalMs, maxFiles: settings.maxFiles,
+            maxAgeDays: settings.maxAgeDays, logger: logger, metricsFactory: metricsFactory)
     }
 
-    /// `/readyz`'s checks: configuration, carrier circuits (informational), state store, keys, and
-    /// the audit log (a call that cannot be recorded is a call that cannot be reconciled).
-    static func readiness(configuration: PassgateConfiguration, gateway: ProviderGateway, store: any ExchangeStateStore, audit: AuditLogWriter?) -> Readiness {
+    /// `/readyz`'s checks. Gating: the audit log (a call that cannot be recorded is a call that
+    /// cannot be reconciled) and the configuration. Reported only: the carrier's circuits and the
+    /// shared state store, which every instance sees the same.
+    static func readiness(gateway: ProviderGateway, monitor: StateStoreMonitor, audit: AuditLogWriter?) -> Readiness {
         Readiness(checks: [
-            ("audit", {
+            .init(name: "audit", gating: true) {
                 guard let audit else { return (true, "disabled") }
                 let status = audit.status
                 return (status.isHealthy, status.lastError ?? "")
-            }),
-            ("config", { (true, "") }),
-            ("carrier", { [gateway] in
+            },
+            .init(name: "config", gating: true) { (true, "") },
+            .init(name: "carrier", gating: false) { [gateway] in
                 let open = gateway.openCircuits
                 return (true, open.isEmpty ? "" : "circuit open for \(open.joined(separator: ", "))")
-            }),
-            ("state", {
-                do {
-                    try await store.ping()
-                    return (true, "")
-                } catch {
-                    return (false, "\(error)")
-                }
-            }),
-            ("keys", { [apps = configuration.apps] in
-                let missing = apps.filter { $0.signMode == .rsa && $0.privateKey == nil }.map(\.appId)
-                return (missing.isEmpty, missing.isEmpty ? "" : "no private key loaded for \(missing.joined(separator: ", "))")
-            }),
+            },
+            .init(name: "state", gating: false) {
+                guard let problem = await monitor.check() else { return (true, monitor.backend) }
+                return (false, "\(problem); requests that need it get carrier_unavailable, the carrier is not called")
+            },
         ])
     }
 
@@ -69,17 +64,42 @@ extension PassgateRuntime {
     func makeAdminApplication(reloader: ConfigurationReloader, metrics: PassgateMetrics, ports: ListenerPorts, logger: Logger) -> (any Service)? {
         let admin = configuration.admin
         guard let keyHash = admin.apiKeySHA256 else { return nil }
-        var adminLogger = logger
-        adminLogger[metadataKey: "listener"] = "admin"
-        return Application(
-            router: buildAdminRouter(reloader: reloader, keyHash: keyHash, metrics: metrics, logger: adminLogger),
-            configuration: .init(address: .hostname(admin.host, port: admin.port), serverName: "passgate-admin"),
-            onServerRunning: { [adminLogger] channel in
-                let port = channel.localAddress?.port ?? admin.port
-                adminLogger.notice("admin listening", metadata: ["host": .string(admin.host), "port": .stringConvertible(port)])
-                await ports.admin(port)
+        let adminLogger = Self.listenerLogger(logger, "admin")
+        return Self.listener(
+            "admin", router: buildAdminRouter(reloader: reloader, keyHash: keyHash, metrics: metrics, logger: adminLogger),
+            host: admin.host, port: admin.port, logger: adminLogger, ready: ports.admin)
+    }
+
+    /// The metrics listener, unless `metrics.enabled` is false.
+    func makeMetricsApplication(registry: PrometheusCollectorRegistry, metrics: PassgateMetrics, ports: ListenerPorts, logger: Logger) -> (any Service)? {
+        let settings = configuration.metrics
+        guard settings.enabled else { return nil }
+        let metricsLogger = Self.listenerLogger(logger, "metrics")
+        return Self.listener(
+            "metrics", router: buildMetricsRouter(registry: registry, metrics: metrics, logger: metricsLogger),
+            host: settings.host, port: settings.port, logger: metricsLogger, ready: ports.metrics)
+    }
+
+    private static func listenerLogger(_ logger: Logger, _ name: String) -> Logger {
+        var listenerLogger = logger
+        listenerLogger[metadataKey: "listener"] = .string(name)
+        return listenerLogger
+    }
+
+    /// An operations listener (admin, metrics): logs `<name> listening` and reports its port once bound.
+    private static func listener(
+        _ name: String, router: Router<PassgateRequestContext>, host: String, port: Int, logger: Logger,
+        ready: @escaping @Sendable (Int) async -> Void
+    ) -> any Service {
+        Application(
+            router: router,
+            configuration: .init(address: .hostname(host, port: port), serverName: "passgate-\(name)"),
+            onServerRunning: { channel in
+                let bound = channel.localAddress?.port ?? port
+                logger.notice("\(name) listening", metadata: ["host": .string(host), "port": .stringConvertible(bound)])
+                await ready(bound)
             },
-            logger: adminLogger
+            logger: logger
         )
     }
 
@@ -94,29 +114,33 @@ final class ListenerPorts: Sendable {
     private struct State {
         var api: Int?
         var admin: Int?
+        var metrics: Int?
         var reported = false
     }
 
     private let state = Mutex(State())
     private let sandbox: Int?
     private let expectsAdmin: Bool
+    private let expectsMetrics: Bool
     private let onReady: @Sendable (PassgateRuntime.Endpoints) async -> Void
 
-    init(sandbox: Int?, expectsAdmin: Bool, onReady: @escaping @Sendable (PassgateRuntime.Endpoints) async -> Void) {
+    init(sandbox: Int?, expectsAdmin: Bool, expectsMetrics: Bool, onReady: @escaping @Sendable (PassgateRuntime.Endpoints) async -> Void) {
         self.sandbox = sandbox
         self.expectsAdmin = expectsAdmin
+        self.expectsMetrics = expectsMetrics
         self.onReady = onReady
     }
 
     func api(_ port: Int) async { await update { $0.api = port } }
     func admin(_ port: Int) async { await update { $0.admin = port } }
+    func metrics(_ port: Int) async { await update { $0.metrics = port } }
 
     private func update(_ change: (inout State) -> Void) async {
         let endpoints: PassgateRuntime.Endpoints? = state.withLock { state in
             change(&state)
-            guard !state.reported, let api = state.api, !expectsAdmin || state.admin != nil else { return nil }
+            guard !state.reported, let api = state.api, !expectsAdmin || state.admin != nil, !expectsMetrics || state.metrics != nil else { return nil }
             state.reported = true
-            return PassgateRuntime.Endpoints(apiPort: api, sandboxPort: sandbox, adminPort: state.admin)
+            return PassgateRuntime.Endpoints(apiPort: api, sandboxPort: sandbox, adminPort: state.admin, metricsPort: state.metrics)
         }
         if let endpoints { await onReady(endpoints) }
     }

@@ -22,6 +22,8 @@ public struct PassgateRuntime: Sendable {
         public var sandboxPort: Int?
         /// Set once the admin listener is up (only when `admin.apiKeySHA256` is configured).
         public var adminPort: Int?
+        /// Set once the metrics listener is up (unless `metrics.enabled` is false).
+        public var metricsPort: Int?
     }
 
     public var configuration: PassgateConfiguration
@@ -70,6 +72,7 @@ public struct PassgateRuntime: Sendable {
 
         let registry = PrometheusCollectorRegistry()
         let metricsFactory = PrometheusMetricsFactory(registry: registry)
+        CertificateExpiry.export(configuration, metricsFactory: metricsFactory, logger: logger, clock: clock)
         // Before the transport, so it stops after it: carrier calls finishing during the shutdown are still written.
         let audit = try Self.makeAuditLog(configuration.audit, logger: makeLogger(label: "passgate.audit"), metricsFactory: metricsFactory)
         if let audit { services.append(.init(service: audit)) }
@@ -79,7 +82,10 @@ public struct PassgateRuntime: Sendable {
         let metrics = PassgateMetrics(factory: metricsFactory)
         let gateway = ProviderGateway(cmcc: CMCCProvider(transport: CurlCarrierTransport(client: curl), clock: clock),
                                       providers: configuration.providers, metrics: metrics, audit: audit ?? NoAuditSink())
-        let readiness = Self.readiness(configuration: configuration, gateway: gateway, store: store, audit: audit)
+        let monitor = StateStoreMonitor(store: store, backend: configuration.state.backend.rawValue, factory: metricsFactory,
+                                        logger: makeLogger(label: "passgate.state"))
+        services.append(.init(service: monitor, successTerminationBehavior: .ignore))
+        let readiness = Self.readiness(gateway: gateway, monitor: monitor, audit: audit)
         let exchange = try OneTimeTokenExchange(
             gateway: gateway, store: store, replayKey: try configuration.state.replayKey ?? SecureRandom.bytes(count: 32),
             ttlMs: configuration.state.replayTTLSeconds * 1000, flightMs: configuration.longestCarrierCallMs
@@ -87,9 +93,10 @@ public struct PassgateRuntime: Sendable {
         let live = LiveSettings(RequestSettings(configuration: configuration, generation: 1))
         let reloader = makeReloader(running: configuration, live: live, sandbox: sandbox, logger: logger)
         let router = buildRouter(ApplicationDependencies(
-            live: live, exchange: exchange, metrics: metrics, registry: registry, readiness: readiness, logger: logger
+            live: live, exchange: exchange, metrics: metrics, readiness: readiness, logger: logger
         ))
-        let ports = ListenerPorts(sandbox: sandbox?.port, expectsAdmin: configuration.admin.isEnabled, onReady: onReady)
+        let ports = ListenerPorts(
+            sandbox: sandbox?.port, expectsAdmin: configuration.admin.isEnabled, expectsMetrics: configuration.metrics.enabled, onReady: onReady)
         let server = configuration.server
         let app = Application(
             router: router,
@@ -104,6 +111,9 @@ public struct PassgateRuntime: Sendable {
         services.append(.init(service: app))
         if let admin = makeAdminApplication(reloader: reloader, metrics: metrics, ports: ports, logger: logger) {
             services.append(.init(service: admin))
+        }
+        if let scrape = makeMetricsApplication(registry: registry, metrics: metrics, ports: ports, logger: logger) {
+            services.append(.init(service: scrape))
         }
         services.append(.init(service: ReloadSignalService(reloader: reloader), successTerminationBehavior: .ignore))
         // Last in, so first told about a graceful shutdown: /readyz turns 503 at once.

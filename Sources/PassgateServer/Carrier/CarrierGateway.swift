@@ -67,15 +67,19 @@ struct ProviderGateway: CarrierGateway {
         var last: CarrierExchange<Value>?
         for (index, base) in provider.baseURLs.enumerated() {
             let endpoint = CMCCEndpoint(baseURL: base, connectTimeoutMs: provider.connectTimeoutMs, timeoutMs: provider.timeoutMs)
-            guard breaker?.permit(base) ?? true else { continue }
+            let permit = breaker?.permit(base) ?? .call
+            guard permit != .refused else { continue }
             if let limiter, await limiter.acquire() == .timedOut {
+                // A probe that never left taught nothing: without this the circuit would stay
+                // half-open and the URL be skipped until a restart.
+                if permit == .probe { breaker?.probeNotSent(base) }
                 // Not sent, so the next base URL would not help: it shares this provider's cap.
                 metrics.recordQueueTimeout(provider: provider.id)
                 return Self.callCapReached(provider, host: endpoint.host)
             }
             let (exchange, masked) = await call(endpoint)
             limiter?.release()
-            breaker?.record(base, transportFailure: Self.isTransportFailure(exchange.result))
+            breaker?.record(base, failure: Self.isCarrierSideFailure(exchange))
             metrics.recordCircuit(provider: provider.id, host: endpoint.host, open: breaker?.isOpen(base) ?? false)
             record(exchange.call, appId: app.appId, masked: masked, logger: logger)
             last = exchange
@@ -89,9 +93,17 @@ struct ProviderGateway: CarrierGateway {
         return last ?? Self.allCircuitsOpen(provider)
     }
 
-    static func isTransportFailure<Value>(_ result: Result<Value, PassgateError>) -> Bool {
-        if case .failure(let error) = result, case .transport = error.reason { return true }
-        return false
+    /// Whether a call says the carrier's side is in trouble, which is what the circuit counts: the
+    /// exchange failed, an error page came back (HTML, or a 5xx status, even one carrying a
+    /// protocol answer). A carrier answering with one of its own codes is healthy, whatever the code.
+    static func isCarrierSideFailure<Value>(_ exchange: CarrierExchange<Value>) -> Bool {
+        if let status = exchange.call?.httpStatus, status >= 500 { return true }
+        guard case .failure(let error) = exchange.result else { return false }
+        switch error.reason {
+        case .transport: return true
+        case .reply(let problem): return problem.isServerFailure
+        default: return false
+        }
     }
 
     /// Every base URL's circuit is open: fail fast, nothing sent.
@@ -150,6 +162,7 @@ struct ProviderGateway: CarrierGateway {
             "latencyMs": .string(PassgateMetrics.milliseconds(.nanoseconds(Int64(call.latencyMs * 1_000_000)))), "host": .string(call.host),
         ]
         if let taskId = call.taskId { metadata["taskId"] = .string(taskId) }
+        if let status = call.httpStatus { metadata["httpStatus"] = .stringConvertible(status) }
         if let masked { metadata["phone"] = .string(masked) }
         return metadata
     }

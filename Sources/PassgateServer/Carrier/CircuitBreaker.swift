@@ -1,20 +1,15 @@
 import Synchronization
 
-/// A circuit per carrier base URL: after `threshold` consecutive transport failures it opens and
-/// the URL is skipped (requests fail fast, unsent) for `openMs`; then one probe is let through,
-/// whose result closes or reopens it.
+/// The circuits of a provider's base URLs: a thin, thread-safe owner of one
+/// `CircuitBreakerStateMachine` per URL, reading the injected clock once per event.
 final class CircuitBreaker: Sendable {
-    enum State: Equatable, Sendable {
-        case closed(failures: Int)
-        case open(untilMs: Int64)
-        case halfOpen
-    }
+    typealias Permit = CircuitBreakerStateMachine.Permit
 
     let threshold: Int
     let openMs: Int
     private let now: @Sendable () -> Int64
-    // `Mutex`: tiny state transitions per call, never held across an await.
-    private let states = Mutex<[String: State]>([:])
+    // `Mutex`: each event is one small state transition, never held across an await.
+    private let machines = Mutex<[String: CircuitBreakerStateMachine]>([:])
 
     init(threshold: Int, openMs: Int, nowMilliseconds: @escaping @Sendable () -> Int64) {
         self.threshold = threshold
@@ -22,50 +17,39 @@ final class CircuitBreaker: Sendable {
         self.now = nowMilliseconds
     }
 
-    /// Whether a call to `url` may go out now (a half-open circuit lets exactly one through).
-    func permit(_ url: String) -> Bool {
+    /// Whether a call to `url` may go out now, and whether it is the probe.
+    func permit(_ url: String) -> Permit {
         let time = now()
-        return states.withLock { states in
-            switch states[url] ?? .closed(failures: 0) {
-            case .closed: return true
-            case .halfOpen: return false
-            case .open(let until):
-                guard time >= until else { return false }
-                states[url] = .halfOpen
-                return true
-            }
-        }
+        return update(url) { $0.permit(nowMs: time) }
     }
 
-    /// Records a call's result; `transportFailure` is any failure of the HTTP exchange itself.
-    func record(_ url: String, transportFailure: Bool) {
+    /// Records a call's result; `failure` as `CircuitBreakerStateMachine.record` defines it.
+    func record(_ url: String, failure: Bool) {
         let time = now()
-        states.withLock { states in
-            guard transportFailure else {
-                states[url] = .closed(failures: 0)
-                return
-            }
-            switch states[url] ?? .closed(failures: 0) {
-            case .closed(let failures):
-                states[url] = failures + 1 >= threshold ? .open(untilMs: time + Int64(openMs)) : .closed(failures: failures + 1)
-            case .halfOpen, .open:
-                states[url] = .open(untilMs: time + Int64(openMs))
-            }
-        }
+        update(url) { $0.record(failure: failure, nowMs: time) }
     }
 
-    func state(_ url: String) -> State { states.withLock { $0[url] ?? .closed(failures: 0) } }
+    /// A permitted probe was not sent after all.
+    func probeNotSent(_ url: String) {
+        let time = now()
+        update(url) { $0.probeNotSent(nowMs: time) }
+    }
+
+    func state(_ url: String) -> CircuitBreakerStateMachine.State {
+        machines.withLock { $0[url]?.state ?? .closed(failures: 0) }
+    }
 
     /// Whether `url`'s circuit is open or half-open (not taking ordinary traffic).
-    func isOpen(_ url: String) -> Bool { !Self.isClosed(state(url)) }
+    func isOpen(_ url: String) -> Bool { machines.withLock { !($0[url]?.isClosed ?? true) } }
 
     /// URLs whose circuit is not closed, for `/readyz` details.
     var openURLs: [String] {
-        states.withLock { states in states.filter { !Self.isClosed($0.value) }.keys.sorted() }
+        machines.withLock { machines in machines.filter { !$0.value.isClosed }.keys.sorted() }
     }
 
-    private static func isClosed(_ state: State) -> Bool {
-        if case .closed = state { return true }
-        return false
+    private func update<Result>(_ url: String, _ event: (inout CircuitBreakerStateMachine) -> Result) -> Result {
+        machines.withLock { machines in
+            event(&machines[url, default: CircuitBreakerStateMachine(threshold: threshold, openMs: openMs)])
+        }
     }
 }

@@ -4,8 +4,19 @@ import Hummingbird
 import Synchronization
 
 /// What `/readyz` checks. Each check answers quickly and says why it fails.
+///
+/// Only conditions of this instance decide readiness (draining, its audit log, its
+/// configuration). What every instance shares (the carrier, the state store) is reported in the
+/// body but never fails readiness: it would take every instance out of the load balancer at once.
 final class Readiness: Sendable {
     typealias Check = @Sendable () async -> (ok: Bool, detail: String)
+
+    /// One named check; `gating` ones decide readiness, the others are reported as `degraded`.
+    struct NamedCheck: Sendable {
+        var name: String
+        var gating: Bool
+        var check: Check
+    }
 
     /// Serving normally, draining (`/readyz` 503, still serving), stopping (new requests refused).
     enum Phase: Int, Sendable, Comparable {
@@ -14,9 +25,9 @@ final class Readiness: Sendable {
     }
 
     private let phase = Mutex(Phase.serving)
-    private let checks: [(name: String, check: Check)]
+    private let checks: [NamedCheck]
 
-    init(checks: [(name: String, check: Check)]) {
+    init(checks: [NamedCheck]) {
         self.checks = checks
     }
 
@@ -32,12 +43,12 @@ final class Readiness: Sendable {
     func evaluate() async -> (ready: Bool, checks: [String: String]) {
         var results: [String: String] = ["draining": isDraining ? "fail: instance is shutting down" : "ok"]
         var ready = !isDraining
-        for (name, check) in checks {
-            let (ok, detail) = await check()
+        for named in checks {
+            let (ok, detail) = await named.check()
             // A passing check may still have something to say (an open circuit is not a reason to
             // take the instance out: every instance sees the same carrier).
-            results[name] = ok ? (detail.isEmpty ? "ok" : "ok: \(detail)") : "fail: \(detail)"
-            ready = ready && ok
+            results[named.name] = ok ? (detail.isEmpty ? "ok" : "ok: \(detail)") : "\(named.gating ? "fail" : "degraded"): \(detail)"
+            ready = ready && (ok || !named.gating)
         }
         return (ready, results)
     }

@@ -6,12 +6,13 @@ import Foundation
 enum StoredOutcome: Codable, Sendable, Equatable {
     case phoneNumber(phoneNumber: String, taskId: String?)
     case verification(result: VerificationResult, taskId: String?)
-    case failure(code: String, message: String, carrierProvider: String?, carrierCode: String?, carrierMessage: String?)
+    /// `action` is absent in entries written before it existed: the code's default then.
+    case failure(code: String, message: String, carrierProvider: String?, carrierCode: String?, carrierMessage: String?, action: String?)
 
     init(_ error: PassgateError) {
         let answer = error.carrierAnswer
         self = .failure(code: error.code.rawValue, message: error.message, carrierProvider: answer?.provider,
-                        carrierCode: answer?.code, carrierMessage: answer?.message)
+                        carrierCode: answer?.code, carrierMessage: answer?.message, action: error.action.rawValue)
     }
 
     /// Only what is final for the token is remembered: a success, or a token-level rejection.
@@ -24,12 +25,15 @@ enum StoredOutcome: Codable, Sendable, Equatable {
     }
 
     var error: PassgateError? {
-        guard case .failure(let code, let message, let provider, let carrierCode, let carrierMessage) = self else { return nil }
+        guard case .failure(let code, let message, let provider, let carrierCode, let carrierMessage, let action) = self else { return nil }
         let stable = PassgateError.Code(rawValue: code) ?? .internalError
+        // Only final outcomes are stored, and a final outcome is never worth the same token again.
+        let storedAction = action.flatMap(PassgateError.Action.init(rawValue:))
         if let provider, let carrierCode {
-            return PassgateError(stable, .carrier(CarrierAnswer(provider: provider, code: carrierCode, message: carrierMessage)), message: message)
+            return PassgateError(stable, .carrier(CarrierAnswer(provider: provider, code: carrierCode, message: carrierMessage)), message: message,
+                                 retryable: false, action: storedAction)
         }
-        return PassgateError(stable, .local("replayed outcome"), message: message)
+        return PassgateError(stable, .local("replayed outcome"), message: message, retryable: false, action: storedAction)
     }
 
     /// The outcome as the caller receives it: a stored failure becomes its error again.
@@ -53,8 +57,9 @@ enum StoredOutcome: Codable, Sendable, Equatable {
             name = "verification"
             fields.add("result", result.rawValue)
             fields.add("taskId", taskId)
-        case .failure(let code, let message, let carrierProvider, let carrierCode, let carrierMessage):
+        case .failure(let code, let message, let carrierProvider, let carrierCode, let carrierMessage, let action):
             name = "failure"
+            fields.add("action", action)
             fields.add("code", code)
             fields.add("message", message)
             fields.add("carrierProvider", carrierProvider)

@@ -13,6 +13,8 @@ struct RequestLifecycleMiddleware: RouterMiddleware {
 
     let logger: Logger
     let metrics: PassgateMetrics
+    /// This listener's routes, to tell an unknown path (404) from a known one asked with another method (405).
+    let allowed: AllowedMethods
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         var context = context
@@ -27,9 +29,17 @@ struct RequestLifecycleMiddleware: RouterMiddleware {
             answered.headers[.requestID] = context.requestId
             response = answered
         } catch {
-            let mapped = PassgateError.from(error)
+            var mapped = PassgateError.from(error)
+            let allow = mapped.code == .notFound ? allowed.allow(request.uri.path) : nil
+            if let allow {
+                mapped = PassgateError(
+                    .methodNotAllowed, .request(field: nil, problem: "\(request.method.rawValue) on \(request.uri.path); allowed: \(allow)"),
+                    message: "\(request.uri.path) does not accept \(request.method.rawValue); it accepts \(allow) (see the Allow header and openapi.yaml).")
+            }
             failure = mapped
-            response = mapped.response(requestId: context.requestId, retryAfterSeconds: Self.retryAfter(mapped))
+            var answered = mapped.response(requestId: context.requestId, retryAfterSeconds: Self.retryAfter(mapped))
+            if let allow { answered.headers[.allow] = allow }
+            response = answered
         }
         let route = context.endpointPath ?? "unmatched"
         let elapsed = ContinuousClock.now - started

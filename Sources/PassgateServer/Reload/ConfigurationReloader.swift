@@ -85,7 +85,10 @@ actor ConfigurationReloader {
         return ReloadReport(generation: generation, applied: report.applied, restartRequired: report.restartRequired)
     }
 
-    private func compare(_ old: PassgateConfiguration, _ new: PassgateConfiguration) -> ReloadReport {
+    /// Sorts every changed section into applied or restart-only. Every stored section of
+    /// `PassgateConfiguration` is named here: one that is neither would change in the file and be
+    /// silently ignored (`ConfigurationReloadSectionTests` fails for a section left out).
+    func compare(_ old: PassgateConfiguration, _ new: PassgateConfiguration) -> ReloadReport {
         var applied: [String] = [], restart: [String] = []
         if !Self.sameApps(old.apps, new.apps) { applied.append("apps") }
         if old.clients != new.clients { applied.append("clients") }
@@ -95,10 +98,14 @@ actor ConfigurationReloader {
         newServer.maxBodyBytes = 0
         if oldServer != newServer { restart.append("server") }
         if old.admin != new.admin { restart.append("admin") }
+        if old.metrics != new.metrics { restart.append("metrics") }
         if old.log != new.log { restart.append("log") }
         if old.state != new.state { restart.append("state") }
         if old.providers != new.providers { restart.append("providers") }
         if old.sandbox != new.sandbox { restart.append("sandbox") }
+        // The audit writer holds its file open on its own thread and sizes its rotation and
+        // retention at start-up; moving it mid-run would split one day's records across two places.
+        if old.audit != new.audit { restart.append("audit") }
         return ReloadReport(generation: generation, applied: applied, restartRequired: restart)
     }
 

@@ -52,6 +52,14 @@ struct RunningPassgate {
     }
 
     var api: String { "http://127.0.0.1:\(endpoints.apiPort)" }
+
+    /// `GET /metrics` from the metrics listener, as Prometheus would scrape it.
+    func metrics() async throws -> String {
+        let port = try #require(endpoints.metricsPort, "the metrics listener is off")
+        let response = try await http.send(.init(url: "http://127.0.0.1:\(port)/metrics", timeoutMs: 10_000))
+        try #require(response.status == 200, "GET /metrics answered \(response.status)")
+        return String(decoding: response.body, as: UTF8.self)
+    }
     var sandbox: String { "http://127.0.0.1:\(endpoints.sandboxPort ?? 0)" }
 
     /// A raw request to the API.
@@ -84,6 +92,13 @@ struct RunningPassgate {
         let body = [UInt8](try JSONSerialization.data(withJSONObject: ["fault": fault, "latencyMs": latencyMs]))
         let response = try await http.send(.init(method: .put, url: sandbox + "/sandbox/faults", headers: [("Content-Type", "application/json")], body: body))
         try #require(response.status < 300, "sandbox refused fault \(fault): \(response.status)")
+    }
+
+    /// Makes the embedded sandbox answer calls that would succeed with `code` instead ("" clears it).
+    func forceResultCode(_ code: String) async throws {
+        let body = [UInt8](try JSONSerialization.data(withJSONObject: ["resultCode": code]))
+        let response = try await http.send(.init(method: .put, url: sandbox + "/sandbox/faults", headers: [("Content-Type", "application/json")], body: body))
+        try #require(response.status < 300, "sandbox refused resultCode \(code): \(response.status)")
     }
 }
 

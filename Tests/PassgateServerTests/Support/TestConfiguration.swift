@@ -21,6 +21,7 @@ enum TestConfiguration {
     static func make(sandbox: Bool = true, baseURL: String? = nil, timeoutMs: Int = 3000) -> PassgateConfiguration {
         var configuration = PassgateConfiguration()
         configuration.server.port = 0
+        configuration.metrics.port = 0
         configuration.server.maxBodyBytes = 4096
         configuration.log.level = .debug
         configuration.sandbox.enabled = sandbox
@@ -30,7 +31,7 @@ enum TestConfiguration {
         cmcc.timeoutMs = timeoutMs
         cmcc.connectTimeoutMs = min(1000, timeoutMs - 1)
         configuration.providers = [CMCC.providerID: cmcc]
-        configuration.apps = [
+        configuration.apps = try! [
             AppSettings(appId: md5App, signMode: .md5, secret: md5Secret, appKey: appKey),
             AppSettings(appId: rsaApp, signMode: .rsa, appKey: appKey, privateKey: rsaKey),
             AppSettings(appId: secondMD5App, signMode: .md5, secret: secondSecret),

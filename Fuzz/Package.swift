@@ -1,0 +1,42 @@
+// swift-tools-version:6.0
+import Foundation
+import PackageDescription
+
+// libFuzzer targets for Passgate's parsers (docs/fuzzing.md). Build through Fuzz/run: it passes
+// -sanitize=fuzzer,address to every module, so the parent's libraries get coverage
+// instrumentation too (unsafeFlags here would reach only this package's targets).
+
+// A path dependency's identity is its folder's name, which depends on where the repository was
+// cloned (passgate, wt-fuzz, ...), so it is read rather than written down.
+let parentFolder = URL(fileURLWithPath: Context.packageDirectory).deletingLastPathComponent()
+let parent = parentFolder.lastPathComponent
+
+// Every Sources/Fuzz* folder but FuzzSupport is one fuzz target, so adding a target needs no edit
+// here: copy a main.swift into a new folder and add its name to Fuzz/run.
+let sources = URL(fileURLWithPath: Context.packageDirectory).appendingPathComponent("Sources").path
+let fuzzTargets = ((try? FileManager.default.contentsOfDirectory(atPath: sources)) ?? [])
+    .filter { $0.hasPrefix("Fuzz") && $0 != "FuzzSupport" }
+    .sorted()
+
+let swiftSettings: [SwiftSetting] = [
+    .enableUpcomingFeature("ExistentialAny"),
+    .enableUpcomingFeature("MemberImportVisibility"),
+]
+
+// Every parser library a target may need; linking one it does not use costs nothing at run time.
+let parserLibraries: [Target.Dependency] = [
+    .product(name: "CarrierKit", package: parent),
+    .product(name: "PassgateAPI", package: parent),
+]
+
+let package = Package(
+    name: "PassgateFuzz",
+    platforms: [.macOS(.v15)],
+    dependencies: [.package(path: "..")],
+    targets: [
+        .target(name: "CFuzzerDriver"),
+        .target(name: "FuzzSupport", dependencies: ["CFuzzerDriver"] + parserLibraries, swiftSettings: swiftSettings),
+    ] + fuzzTargets.map { name in
+        .executableTarget(name: name, dependencies: ["FuzzSupport"] + parserLibraries, swiftSettings: swiftSettings)
+    }
+)

@@ -1,0 +1,75 @@
+import Testing
+
+@testable import PassgateServer
+
+/// The circuit's transitions, driven synchronously with explicit times: no threads, no sleeps.
+@Suite("circuit breaker state machine")
+struct CircuitBreakerStateMachineTests {
+    typealias Machine = CircuitBreakerStateMachine
+
+    @Test("opens after the threshold of consecutive failures; a success resets the count")
+    func opensAfterThreshold() {
+        var machine = Machine(threshold: 3, openMs: 1000)
+        machine.record(failure: true, nowMs: 0)
+        machine.record(failure: true, nowMs: 0)
+        #expect(machine.permit(nowMs: 0) == .call)
+        machine.record(failure: false, nowMs: 0)
+        #expect(machine.state == .closed(failures: 0))
+        for _ in 0..<3 { machine.record(failure: true, nowMs: 10) }
+        #expect(machine.state == .open(untilMs: 1010))
+        #expect(machine.permit(nowMs: 1009) == .refused)
+    }
+
+    @Test("after the open window exactly one probe goes out; its success closes the circuit, its failure reopens it")
+    func probeDecides() {
+        var machine = Machine(threshold: 1, openMs: 1000)
+        machine.record(failure: true, nowMs: 0)
+        #expect(machine.permit(nowMs: 1000) == .probe)
+        #expect(machine.permit(nowMs: 1001) == .refused)
+        machine.record(failure: true, nowMs: 1100)
+        #expect(machine.state == .open(untilMs: 2100))
+        #expect(machine.permit(nowMs: 2100) == .probe)
+        machine.record(failure: false, nowMs: 2200)
+        #expect(machine.permit(nowMs: 2200) == .call && machine.isClosed)
+    }
+
+    @Test("a probe that was never sent (the call cap refused it) lets the next call probe at once")
+    func unsentProbeDoesNotStickHalfOpen() {
+        var machine = Machine(threshold: 1, openMs: 1000)
+        machine.record(failure: true, nowMs: 0)
+        #expect(machine.permit(nowMs: 1000) == .probe)
+        machine.probeNotSent(nowMs: 1005)
+        #expect(machine.permit(nowMs: 1005) == .probe)
+        machine.record(failure: false, nowMs: 1010)
+        #expect(machine.isClosed)
+    }
+
+    @Test("a probe that never reports does not hold the circuit half-open for ever: another probe after openMs")
+    func lostProbeIsReplaced() {
+        var machine = Machine(threshold: 1, openMs: 1000)
+        machine.record(failure: true, nowMs: 0)
+        #expect(machine.permit(nowMs: 1000) == .probe)
+        #expect(machine.permit(nowMs: 1999) == .refused)
+        #expect(machine.permit(nowMs: 2000) == .probe)
+        #expect(machine.permit(nowMs: 2001) == .refused)
+    }
+
+    @Test("probeNotSent on a closed or open circuit changes nothing")
+    func probeNotSentOutsideHalfOpen() {
+        var machine = Machine(threshold: 2, openMs: 1000)
+        machine.record(failure: true, nowMs: 0)
+        machine.probeNotSent(nowMs: 1)
+        #expect(machine.state == .closed(failures: 1))
+        machine.record(failure: true, nowMs: 2)
+        machine.probeNotSent(nowMs: 3)
+        #expect(machine.state == .open(untilMs: 1002))
+    }
+
+    @Test("the owner runs one machine per URL with its injected clock")
+    func ownerKeepsURLsApart() {
+        let breaker = CircuitBreaker(threshold: 1, openMs: 100, nowMilliseconds: { 50 })
+        breaker.record("https://a.test", failure: true)
+        #expect(breaker.permit("https://a.test") == .refused && breaker.permit("https://b.test") == .call)
+        #expect(breaker.openURLs == ["https://a.test"] && breaker.isOpen("https://a.test") && !breaker.isOpen("https://b.test"))
+    }
+}

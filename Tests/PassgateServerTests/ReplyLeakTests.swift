@@ -1,0 +1,85 @@
+import CarrierKit
+import CarrierSandbox
+import CurlTransport
+import Foundation
+import Logging
+import PassgateConfig
+import PassgateServer
+import Testing
+
+/// The rule: no log line, metric label, error envelope or audit record ever contains a phone
+/// number, token or secret in clear, whatever the carrier sends. Driven over real HTTP through
+/// every fault the sandbox can inject and every result code CMCC documents, with logs at debug.
+@Suite("nothing leaks, whatever the carrier answers")
+struct ReplyLeakTests {
+    /// Everything a test run produced that is not a success body: logs, error envelopes, metrics, audit lines.
+    struct Output {
+        var texts: [String] = []
+        var phones: [String] = []
+        var tokens: [String] = []
+        var phoneIndex = 0
+
+        mutating func nextPhone() -> String {
+            phoneIndex += 1
+            let phone = "139" + String(format: "%08d", 10_000_000 + phoneIndex * 7919)
+            phones.append(phone)
+            return phone
+        }
+    }
+
+    @Test("every sandbox fault, every CMCC code of both tables: no number, token or secret in any output")
+    func everyFaultAndCode() async throws {
+        let (configuration, directory) = AuditLogWiringTests.audited()
+        var settings = configuration
+        settings.log.level = .debug
+        settings.providers[CMCC.providerID]?.timeoutMs = 800
+        settings.providers[CMCC.providerID]?.connectTimeoutMs = 500
+        settings.providers[CMCC.providerID]?.circuitFailureThreshold = 10_000  // every call must reach the sandbox
+        let passgate = try await RunningPassgate.start(settings)
+        var output = Output()
+
+        func exchange(_ app: String, verify: Bool) async throws {
+            let phone = output.nextPhone()
+            let token = try await passgate.mintToken(appId: app, phone: phone, product: verify ? "verify" : "login")
+            output.tokens.append(token)
+            let answer = verify
+                ? try await passgate.post("/v1/phone-number/verify", ["appId": app, "token": token, "phoneNumber": phone])
+                : try await passgate.post("/v1/phone-number", ["appId": app, "token": token])
+            if answer.status != 200 { output.texts.append(answer.body) }
+        }
+
+        for fault in SandboxFault.allCases where fault != .none {
+            try await passgate.setFault(fault.rawValue)
+            try await exchange(TestConfiguration.md5App, verify: false)
+            try await exchange(TestConfiguration.rsaApp, verify: false)
+            try await exchange(TestConfiguration.md5App, verify: true)
+        }
+        try await passgate.setFault("none")
+        for code in CMCC.loginCodes.keys.sorted() where code != "103000" {
+            try await passgate.forceResultCode(code)
+            try await exchange(TestConfiguration.md5App, verify: false)
+        }
+        for code in CMCC.verifyCodes.keys.sorted() where code != "000" && code != "001" {
+            try await passgate.forceResultCode(code)
+            try await exchange(TestConfiguration.md5App, verify: true)
+        }
+        output.texts.append(try await passgate.metrics())
+        await passgate.stop()
+        output.texts += passgate.logs.contents
+        let audit = (try? String(contentsOfFile: "\(directory)/audit.jsonl", encoding: .utf8)) ?? ""
+        #expect(audit.split(separator: "\n").count >= 140, "every call audited")
+        output.texts.append(audit)
+
+        let secrets = [TestConfiguration.md5Secret, TestConfiguration.appKey, TestConfiguration.apiKey, "PRIVATE KEY"]
+        let forbidden = output.phones + output.tokens + secrets
+        #expect(output.phones.count > 140)
+        for text in output.texts {
+            for value in forbidden where text.contains(value) {
+                Issue.record("output leaks \(value.prefix(5))…: \(text.prefix(600))")
+            }
+        }
+        // The faults that make Passgate describe a body did reach the logs, in redacted form.
+        let logs = passgate.logs.contents.joined(separator: "\n")
+        #expect(logs.contains("<redacted>") || logs.contains("digits>"), "no redacted body shape was logged")
+    }
+}
