@@ -65,7 +65,8 @@ public enum CMCCReplyParser {
         let parsed: ParsedJSON
         let start = payloadStart(body)
         do {
-            parsed = try ParsedJSON.parse(body[start...])
+            // The slice only when there is padding to skip: replies almost never have any.
+            parsed = try start == 0 ? ParsedJSON.parse(body) : ParsedJSON.parse(body[start...])
         } catch {
             let problem: PassgateError.ReplyProblem = (200..<300).contains(status) ? .notJSON(body: shape()) : .httpStatus(status, body: shape())
             // The offset counts from the start of the body, as someone reading a capture would.
@@ -80,9 +81,14 @@ public enum CMCCReplyParser {
     /// Where the JSON starts: after a UTF-8 byte order mark and any whitespace or NUL padding,
     /// which some gateways put in front of the answer.
     static func payloadStart(_ body: [UInt8]) -> Int {
-        var index = body.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0
-        while index < body.count, [0x00, 0x09, 0x0A, 0x0B, 0x0C, 0x0D, 0x20].contains(body[index]) { index += 1 }
+        var index = body.count >= 3 && body[0] == 0xEF && body[1] == 0xBB && body[2] == 0xBF ? 3 : 0
+        while index < body.count, isPadding(body[index]) { index += 1 }
         return index
+    }
+
+    /// NUL, tab, line feed, vertical tab, form feed, carriage return, space.
+    private static func isPadding(_ byte: UInt8) -> Bool {
+        byte == 0x00 || byte == 0x20 || (0x09...0x0D).contains(byte)
     }
 
     /// A result code as the tables spell them (CMCC's are 3 or 6 digits), with room for what a
@@ -92,14 +98,15 @@ public enum CMCCReplyParser {
     private static func resultCode(_ value: ParsedJSON?, field: String) throws(PassgateError) -> String {
         guard let raw = string(value) else { throw badReply(.missingField(field)) }
         let code = raw.trimmingASCIISpaces
-        var digitRun = 0, longestRun = 0
+        // One pass, no allocation: every reply goes through here.
+        var digitRun = 0, longestRun = 0, count = 0, allowed = true
         for byte in code.utf8 {
+            count += 1
             digitRun = (48...57).contains(byte) ? digitRun + 1 : 0
             longestRun = max(longestRun, digitRun)
+            allowed = allowed && (isAlphanumeric(byte) || byte == UInt8(ascii: ".") || byte == UInt8(ascii: "_") || byte == UInt8(ascii: "-"))
         }
-        guard (1...8).contains(code.utf8.count), longestRun <= 6,
-            code.utf8.allSatisfy({ isAlphanumeric($0) || $0 == UInt8(ascii: ".") || $0 == UInt8(ascii: "_") || $0 == UInt8(ascii: "-") })
-        else {
+        guard (1...8).contains(count), longestRun <= 6, allowed else {
             throw badReply(.malformedField(field, detail: "is not a CMCC result code (\(code.utf8.count) characters; codes are 3 or 6 digits)"))
         }
         return code
@@ -205,6 +212,8 @@ extension CMCCReplyParser {
 extension String {
     /// Without leading and trailing ASCII spaces and tabs.
     var trimmingASCIISpaces: String {
+        // The common case, nothing to trim, without copying the bytes.
+        guard let head = utf8.first, let tail = utf8.last, head == 0x20 || head == 0x09 || tail == 0x20 || tail == 0x09 else { return self }
         let bytes = Array(utf8)
         guard let first = bytes.firstIndex(where: { $0 != 0x20 && $0 != 0x09 }) else { return "" }
         let last = bytes.lastIndex(where: { $0 != 0x20 && $0 != 0x09 })!

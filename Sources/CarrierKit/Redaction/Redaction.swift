@@ -23,7 +23,10 @@ public enum Redaction {
 
     /// `text` with sensitive field values and long digit runs replaced (both rules).
     public static func redact(_ text: String) -> String {
-        String(decoding: redact(Array(text.utf8)), as: UTF8.self)
+        // Carrier messages ("success", "token失效") usually hold neither digits nor `name=` / `"name":`
+        // syntax: returned as they are, without a copy (every reply's description passes here).
+        guard text.utf8.contains(where: { isDigit($0) || $0 == UInt8(ascii: "=") || $0 == UInt8(ascii: "\"") }) else { return text }
+        return String(decoding: redact(Array(text.utf8)), as: UTF8.self)
     }
 
     /// Both rules over bytes.
