@@ -54,6 +54,14 @@ struct CMCCResultCodeTableTests {
         #expect(entry.error?.rawValue == expected && entry.action.rawValue == action && !entry.retryable)
     }
 
+    @Test("a code whose action differs from its normalized code's default does not repeat that default's advice")
+    func messageFollowsTheAction() throws {
+        let outdatedSDK = try #require(CMCC.loginCodes["103810"]).makeError(carrierMessage: nil)
+        #expect(!outdatedSDK.message.contains("get a new token") && outdatedSDK.message.contains("upgrade the SDK"), "\(outdatedSDK.message)")
+        let spent = try #require(CMCC.loginCodes["104201"]).makeError(carrierMessage: nil)
+        #expect(spent.message.hasPrefix(PassgateError.Code.tokenInvalid.defaultMessage))
+    }
+
     @Test("verification 002 (number lookup failed) probably spent the token: not retryable, fall back")
     func verify002() throws {
         let entry = try #require(CMCC.verifyCodes["002"])

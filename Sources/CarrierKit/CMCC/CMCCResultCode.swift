@@ -42,7 +42,9 @@ public struct CMCCResultCode: Sendable, Equatable {
     /// reply's own `desc`/`resultDesc` when it sent one (already redacted by the parser).
     func makeError(carrierMessage: String?) -> PassgateError {
         let code = error ?? .carrierError
-        let base = code.defaultMessage
+        // The code's own message says what its default action says ("get a new token"); where this
+        // carrier code calls for another action, that message would contradict the hint.
+        let base = action == code.defaultAction ? code.defaultMessage : "The carrier answered with an error."
         let message = hint.isEmpty ? "\(base) (CMCC \(self.code): \(meaning))" : "\(base) (CMCC \(self.code): \(meaning)) \(hint)"
         let answer = CarrierAnswer(provider: CMCC.providerID, code: self.code, message: carrierMessage ?? meaning)
         return PassgateError(code, .carrier(answer), message: message, retryable: retryable, action: action)
