@@ -5,7 +5,7 @@ import ServiceLifecycle
 import Synchronization
 
 /// A faithful CMCC server emulator: mints SDK-like one-time tokens and answers
-/// `loginTokenValidate` and `tokenValidate` exactly as cmcc-protocol.md describes (signatures,
+/// `loginTokenValidate` and `tokenValidate` exactly as docs/cmcc.md describes (signatures,
 /// Beijing-time checks, unique msgids, single use, expiry, whitelist, quotas, RSA-encrypted
 /// msisdn), with injectable faults and latency. Built directly on SwiftNIO so faults such as a
 /// TCP reset are produced exactly.

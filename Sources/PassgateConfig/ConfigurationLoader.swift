@@ -44,6 +44,14 @@ import Foundation
 ///       the whole request
 ///     - `cmcc.caFile` (path, optional; override `PASSGATE_PROVIDERS_CMCC_CAFILE`): PEM CA bundle, must be readable
 ///     - `cmcc.proxy` (URL, optional; override `PASSGATE_PROVIDERS_CMCC_PROXY`): http(s)/socks egress proxy
+///     - `cmcc.maxConcurrentCalls` (int 1-100000, default: 256; override `PASSGATE_PROVIDERS_CMCC_MAXCONCURRENTCALLS`):
+///       calls to this carrier in flight at once from this instance
+///     - `cmcc.callQueueTimeoutMs` (int 0-60000, default: 1000; override `PASSGATE_PROVIDERS_CMCC_CALLQUEUETIMEOUTMS`):
+///       how long a call waits for a free slot; then it is answered `carrier_unavailable`, unsent (0: never wait)
+///     - `cmcc.circuitFailureThreshold` (int 1-1000, default: 5; override `PASSGATE_PROVIDERS_CMCC_CIRCUITFAILURETHRESHOLD`):
+///       consecutive carrier-side failures (transport, HTML, 5xx) that open a base URL's circuit
+///     - `cmcc.circuitOpenMs` (int 100-600000, default: 10000; override `PASSGATE_PROVIDERS_CMCC_CIRCUITOPENMS`):
+///       how long an open circuit skips its base URL before one probe
 ///     - `cmcc.eventLoop` (epoll or poll, default: epoll; override `PASSGATE_PROVIDERS_CMCC_EVENTLOOP`): epoll drives
 ///       libcurl with `curl_multi_socket_action` (Linux; other systems always poll), poll uses libcurl's portable loop
 ///   - `apps` (list of mappings, default: empty): carrier apps

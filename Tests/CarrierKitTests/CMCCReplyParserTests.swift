@@ -3,7 +3,7 @@ import Testing
 
 @Suite("CMCC reply parsing")
 struct CMCCReplyParserTests {
-    /// loginTokenValidate codes -> normalized code ("ok" for success), from cmcc-protocol.md and design.md.
+    /// loginTokenValidate codes -> normalized code ("ok" for success), from docs/cmcc-result-codes.md and docs/errors.md.
     static let loginExpectations: [(String, String)] = [
         ("103000", "ok"), ("103101", "signature_rejected"), ("103113", "token_invalid"), ("103119", "app_not_enabled"),
         ("103133", "token_app_mismatch"), ("103211", "carrier_error"), ("103412", "carrier_rejected"),

@@ -25,7 +25,7 @@ struct LoginTokenValidateTests {
 
     @Test func publishedMD5VectorIsAcceptedByTheSandbox() async throws {
         try await withSandbox(clockMs: Fixtures.vectorTimeMs) { sandbox in
-            // cmcc-protocol.md's vector, byte for byte; the sandbox clock is pinned at its systemtime.
+            // The MD5 login vector of docs/cmcc.md, byte for byte; the sandbox clock is pinned at its systemtime.
             let token = "STsid0000001551151128045KPXuevVDFWyMSy00gbDjxTnn3BVKqXJJ"
             try sandbox.sandbox.registerToken(token, appId: "300011111111", phoneNumber: Fixtures.phone)
             let request = try CMCCLoginRequest(

@@ -1,7 +1,7 @@
 import OpenSSLCrypto
 import Testing
 
-/// The synthetic vectors of shared/cmcc-protocol.md ("Test vectors"), computed with our
+/// The synthetic vectors of docs/cmcc.md ("Signing"), computed with our
 /// primitives exactly as the carrier formulas say (plain concatenation, fixed order).
 @Suite("CMCC protocol vectors")
 struct CarrierVectorTests {

@@ -75,11 +75,11 @@ struct AuditRetentionSettingsTests {
         }
     }
 
-    @Test("the production example sets the defaults explicitly, so operators see them")
+    @Test("the production configuration sets the defaults explicitly, so operators see them")
     func productionExample() throws {
-        let production = try ConfigurationLoader(environment: [:]).loadAuditSettings(path: "\(TestFiles.packageRoot)/config/production.example.yaml")
+        let production = try ConfigurationLoader(environment: [:]).loadAuditSettings(path: "\(TestFiles.packageRoot)/deploy/kubernetes/passgate.yaml")
         #expect(production.maxFiles == 10 && production.maxAgeDays == 0)
-        let text = try TestFiles.shipped("config/production.example.yaml")
+        let text = try TestFiles.shipped("deploy/kubernetes/passgate.yaml")
         #expect(text.contains("maxFiles:") && text.contains("maxAgeDays:"))
     }
 }

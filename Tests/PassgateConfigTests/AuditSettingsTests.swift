@@ -84,8 +84,8 @@ struct AuditSettingsTests {
         let local = try loader.loadAuditSettings(path: "\(TestFiles.packageRoot)/config/passgate.yaml")
         #expect(local.enabled && local.path == FileManager.default.currentDirectoryPath + "/.passgate/audit/audit.jsonl")
         #expect(local.maxFileBytes == 67_108_864 && local.fsyncIntervalMs == 1000)
-        // The production example references env: secrets that are not set here: only audit: is read.
-        let production = try loader.loadAuditSettings(path: "\(TestFiles.packageRoot)/config/production.example.yaml")
+        // The production configuration references secret files that do not exist here: only audit: is read.
+        let production = try loader.loadAuditSettings(path: "\(TestFiles.packageRoot)/deploy/kubernetes/passgate.yaml")
         #expect(production.path == "/var/lib/passgate/audit/audit.jsonl" && production.enabled)
     }
 

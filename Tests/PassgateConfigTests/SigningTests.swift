@@ -6,7 +6,7 @@ import Testing
 
 @Suite("AppSettings.cmccApp gives CarrierKit the right credentials")
 struct SigningTests {
-    @Test("the shipped MD5 app signs the cmcc-protocol.md login vector and verification vector")
+    @Test("the shipped MD5 app signs the docs/cmcc.md login and verification vectors")
     func md5AppSignsProtocolVectors() throws {
         let configuration = try TestFiles.withTemporaryDirectory { directory in
             try ConfigurationLoader(environment: ["PASSGATE_SANDBOX_KEYDIRECTORY": directory])

@@ -1,5 +1,5 @@
 extension PassgateError {
-    /// The stable error codes of the REST contract (`design.md`, "Errors"). Never rename one.
+    /// The stable error codes of the REST contract (docs/errors.md, openapi.yaml). Never rename one.
     public enum Code: String, Sendable, CaseIterable, Codable {
         case invalidRequest = "invalid_request"
         case notFound = "not_found"

@@ -5,7 +5,7 @@ import Synchronization
 extension SandboxEngine {
     static let loginRequiredFields = ["version", "msgid", "systemtime", "strictcheck", "appid", "token", "sign"]
 
-    /// `loginTokenValidate` (cmcc-protocol.md section 1), checked in the carrier's order: shape,
+    /// `loginTokenValidate` (docs/cmcc.md, "Phone number"), checked in the carrier's order: shape,
     /// fields, version, appid, msgid, time, client IP, signature; then the token is spent and
     /// its kind, the app's capability and the quota decide.
     func validateLogin(_ request: SandboxRequest, settings: RuntimeSettings, now: Int64) -> CarrierOutcome {

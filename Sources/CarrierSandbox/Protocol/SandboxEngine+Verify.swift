@@ -3,7 +3,7 @@ import OpenSSLCrypto
 import Synchronization
 
 extension SandboxEngine {
-    /// `tokenValidate` (cmcc-protocol.md section 2), checked in the carrier's order: parse,
+    /// `tokenValidate` (docs/cmcc.md, "Number verification"), checked in the carrier's order: parse,
     /// fields, version, app, msgId, time, client IP, keyType and sign; then the token is spent
     /// and its kind, the quota and the phone digest decide (000 / 001).
     func validateVerify(_ request: SandboxRequest, settings: RuntimeSettings, now: Int64) -> CarrierOutcome {

@@ -7,7 +7,7 @@ enum Fixtures {
     static let md5AppId = "300011111111"
     static let rsaAppId = "300022222222"
     static let otherAppId = "300033333333"
-    /// The APPSecret of the MD5 test vector in cmcc-protocol.md.
+    /// The APPSecret of the MD5 test vector in docs/cmcc.md ("Signing").
     static let secret = "0123456789ABCDEF0123456789ABCDEF"
     /// The appKey of the tokenValidate test vector.
     static let appKey = "ABCDEF0123456789"
