@@ -13,7 +13,8 @@ let package = Package(
         .executable(name: "passgate", targets: ["passgate"]),
         .library(name: "OpenSSLCrypto", targets: ["OpenSSLCrypto"]),
         .library(name: "CurlTransport", targets: ["CurlTransport"]),
-        .library(name: "CarrierKit", targets: ["CarrierKit"]),
+        .library(name: "PassgateCore", targets: ["PassgateCore"]),
+        .library(name: "ProviderCMCC", targets: ["ProviderCMCC"]),
         .library(name: "PassgateAPI", targets: ["PassgateAPI"]),
     ],
     dependencies: [
@@ -65,26 +66,35 @@ let package = Package(
             ],
             swiftSettings: swiftSettings
         ),
+        // What every provider and the server share: JSON, time, the error model, redaction, the
+        // call record and the provider protocol.
         .target(
-            name: "CarrierKit",
+            name: "PassgateCore",
             dependencies: [
                 "OpenSSLCrypto",
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: swiftSettings
         ),
+        // Providers: one target each, registered in PassgateProviders.
+        .target(
+            name: "ProviderCMCC",
+            dependencies: ["PassgateCore", "OpenSSLCrypto"],
+            swiftSettings: swiftSettings
+        ),
         // The REST API's request bodies: decoding and validation, without an HTTP server, so the
         // fuzz targets (Fuzz/) build it without Hummingbird.
         .target(
             name: "PassgateAPI",
-            dependencies: ["CarrierKit"],
+            dependencies: ["PassgateCore"],
             swiftSettings: swiftSettings
         ),
         .target(
             name: "PassgateConfig",
             dependencies: [
+                "ProviderCMCC",
                 "OpenSSLCrypto",
-                "CarrierKit",
+                "PassgateCore",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Yams", package: "Yams"),
             ],
@@ -93,8 +103,9 @@ let package = Package(
         .target(
             name: "CarrierSandbox",
             dependencies: [
+                "ProviderCMCC",
                 "OpenSSLCrypto",
-                "CarrierKit",
+                "PassgateCore",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
@@ -106,7 +117,7 @@ let package = Package(
         .target(
             name: "PassgateAudit",
             dependencies: [
-                "CarrierKit",
+                "PassgateCore",
                 "DedicatedThreads",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Metrics", package: "swift-metrics"),
@@ -127,8 +138,9 @@ let package = Package(
         .target(
             name: "PassgateServer",
             dependencies: [
+                "ProviderCMCC",
                 "OpenSSLCrypto",
-                "CarrierKit",
+                "PassgateCore",
                 "PassgateAPI",
                 "CurlTransport",
                 "PassgateConfig",
@@ -147,8 +159,9 @@ let package = Package(
         .target(
             name: "PassgateCLI",
             dependencies: [
+                "ProviderCMCC",
                 "OpenSSLCrypto",
-                "CarrierKit",
+                "PassgateCore",
                 "CurlTransport",
                 "PassgateConfig",
                 "CarrierSandbox",
@@ -188,8 +201,13 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
         .testTarget(
-            name: "CarrierKitTests",
-            dependencies: ["CarrierKit", "OpenSSLCrypto"],
+            name: "PassgateCoreTests",
+            dependencies: ["PassgateCore", "OpenSSLCrypto"],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "ProviderCMCCTests",
+            dependencies: ["ProviderCMCC", "PassgateCore", "OpenSSLCrypto"],
             swiftSettings: swiftSettings
         ),
         .testTarget(
@@ -209,12 +227,12 @@ let package = Package(
         ),
         .testTarget(
             name: "PassgateConfigTests",
-            dependencies: ["PassgateConfig", "OpenSSLCrypto", "CarrierKit", "PassgateTestSupport"],
+            dependencies: ["ProviderCMCC", "PassgateConfig", "OpenSSLCrypto", "PassgateCore", "PassgateTestSupport"],
             swiftSettings: swiftSettings
         ),
         .testTarget(
             name: "CarrierSandboxTests",
-            dependencies: ["CarrierSandbox", "CarrierKit", "OpenSSLCrypto", "CurlTransport"],
+            dependencies: ["ProviderCMCC", "CarrierSandbox", "PassgateCore", "OpenSSLCrypto", "CurlTransport"],
             swiftSettings: swiftSettings
         ),
         .target(
@@ -230,7 +248,8 @@ let package = Package(
         .testTarget(
             name: "PassgateServerTests",
             dependencies: [
-                "PassgateServer", "PassgateConfig", "PassgateState", "CarrierSandbox", "CarrierKit", "CurlTransport", "OpenSSLCrypto",
+                "ProviderCMCC",
+                "PassgateServer", "PassgateConfig", "PassgateState", "CarrierSandbox", "PassgateCore", "CurlTransport", "OpenSSLCrypto",
                 "PassgateTestSupport",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Yams", package: "Yams"),
@@ -240,8 +259,9 @@ let package = Package(
         .testTarget(
             name: "PassgateAuditTests",
             dependencies: [
+                "ProviderCMCC",
                 "PassgateAudit",
-                "CarrierKit",
+                "PassgateCore",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "MetricsTestKit", package: "swift-metrics"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -251,7 +271,7 @@ let package = Package(
         .testTarget(
             name: "DeploymentTests",
             dependencies: [
-                "PassgateConfig", "PassgateServer", "OpenSSLCrypto", "PassgateTestSupport", "passgate", "CarrierKit", "CurlTransport",
+                "PassgateConfig", "PassgateServer", "OpenSSLCrypto", "PassgateTestSupport", "passgate", "PassgateCore", "CurlTransport",
                 .product(name: "Yams", package: "Yams"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
             ],
@@ -260,7 +280,8 @@ let package = Package(
         .testTarget(
             name: "PassgateCLITests",
             dependencies: [
-                "PassgateCLI", "passgate", "passgate-bench-proxy", "OpenSSLCrypto", "CarrierKit", "CurlTransport", "CarrierSandbox",
+                "ProviderCMCC",
+                "PassgateCLI", "passgate", "passgate-bench-proxy", "OpenSSLCrypto", "PassgateCore", "CurlTransport", "CarrierSandbox",
                 "PassgateTestSupport", "PassgateAudit",
             ],
             swiftSettings: swiftSettings

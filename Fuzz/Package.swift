@@ -25,7 +25,8 @@ let swiftSettings: [SwiftSetting] = [
 
 // Every parser library a target may need; linking one it does not use costs nothing at run time.
 let parserLibraries: [Target.Dependency] = [
-    .product(name: "CarrierKit", package: parent),
+    .product(name: "PassgateCore", package: parent),
+    .product(name: "ProviderCMCC", package: parent),
     .product(name: "PassgateAPI", package: parent),
 ]
 

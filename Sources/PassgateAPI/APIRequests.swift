@@ -1,4 +1,4 @@
-import CarrierKit
+import PassgateCore
 
 /// `POST /v1/phone-number` body.
 public struct PhoneNumberRequest: Sendable {

@@ -1,4 +1,5 @@
-import CarrierKit
+import PassgateCore
+import ProviderCMCC
 import Logging
 import OpenSSLCrypto
 
@@ -164,7 +165,7 @@ public struct AppSettings: Sendable {
     public let appKey: String?
     /// RSA-mode private key; present for `rsa`.
     public let privateKey: RSAPrivateKey?
-    /// The credentials CarrierKit signs with, built once here.
+    /// The credentials ProviderCMCC signs with, built once here.
     public let cmccApp: CMCCApp
 
     public init(

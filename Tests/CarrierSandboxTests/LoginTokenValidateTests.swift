@@ -1,11 +1,12 @@
-import CarrierKit
+import PassgateCore
+import ProviderCMCC
 import CarrierSandbox
 import CurlTransport
 import Foundation
 import OpenSSLCrypto
 import Testing
 
-/// `loginTokenValidate` over real HTTP: CarrierKit builds and signs, the sandbox judges.
+/// `loginTokenValidate` over real HTTP: ProviderCMCC builds and signs, the sandbox judges.
 @Suite("loginTokenValidate")
 struct LoginTokenValidateTests {
     @Test func md5ExchangeReturnsTheMintedNumberAndTheTokenWorksOnce() async throws {

@@ -1,11 +1,12 @@
-import CarrierKit
+import PassgateCore
+import ProviderCMCC
 import CarrierSandbox
 import CurlTransport
 import Foundation
 import OpenSSLCrypto
 import Testing
 
-/// `tokenValidate` (number verification) over real HTTP against CarrierKit's keyType 0 requests.
+/// `tokenValidate` (number verification) over real HTTP against ProviderCMCC's keyType 0 requests.
 @Suite("tokenValidate")
 struct TokenValidateTests {
     @Test func rightNumberIsTheOwnNumberAndAnotherIsNot() async throws {

@@ -1,4 +1,4 @@
-import CarrierKit
+import PassgateCore
 import Foundation
 import PassgateAudit
 import Testing
@@ -42,7 +42,7 @@ struct AuditRecordTests {
         #expect(try JSONDecoder().decode(AuditRecord.self, from: JSONEncoder().encode(record)) == record)
     }
 
-    @Test("built from CarrierKit's CarrierCall, the record copies every fact and adds the request's identity")
+    @Test("built from the core's CarrierCall, the record copies every fact and adds the request's identity")
     func fromCarrierCall() throws {
         let call = CarrierCall(
             provider: "cmcc", operation: .verify, msgid: "ABCDEF", taskId: "t-1", rawCode: "001", normalizedCode: "ok", billable: true,

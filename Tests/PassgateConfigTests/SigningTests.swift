@@ -1,10 +1,11 @@
-import CarrierKit
+import PassgateCore
+import ProviderCMCC
 import Foundation
 import OpenSSLCrypto
 import PassgateConfig
 import Testing
 
-@Suite("AppSettings.cmccApp gives CarrierKit the right credentials")
+@Suite("AppSettings.cmccApp gives ProviderCMCC the right credentials")
 struct SigningTests {
     @Test("the shipped MD5 app signs the docs/cmcc.md login and verification vectors")
     func md5AppSignsProtocolVectors() throws {

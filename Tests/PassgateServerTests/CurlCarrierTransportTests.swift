@@ -1,10 +1,10 @@
-import CarrierKit
+import PassgateCore
 import CurlTransport
 import Testing
 
 @testable import PassgateServer
 
-@Suite("curl failures seen by CarrierKit")
+@Suite("curl failures seen by the carrier gateway")
 struct CurlCarrierTransportTests {
     static let cases: [(CurlTransportError.Kind, CurlTransportError.Delivery)] = CurlTransportError.Kind.allCases.flatMap { kind in
         [(kind, .notSent), (kind, .mayHaveBeenDelivered)]

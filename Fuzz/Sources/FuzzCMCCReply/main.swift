@@ -1,4 +1,5 @@
-import CarrierKit
+import PassgateCore
+import ProviderCMCC
 import FuzzSupport
 
 // Fuzzes CMCCReplyParser's login and verify parsers with the same input: a ReplyInput (first byte

@@ -1,4 +1,4 @@
-import CarrierKit
+import PassgateCore
 
 /// A carrier's HTTP reply as a fuzz input, shared by the reply-parser targets: the first byte picks
 /// the status and Content-Type, the rest is the body.

@@ -1,4 +1,4 @@
-import CarrierKit
+import PassgateCore
 
 extension SandboxFault {
     /// What the connection gets for a carrier call whose real reply is `outcome`.

@@ -1,4 +1,4 @@
-import CarrierKit
+import PassgateCore
 import OpenSSLCrypto
 
 /// Checks both carrier endpoints share.

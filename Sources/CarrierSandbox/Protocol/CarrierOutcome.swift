@@ -1,4 +1,5 @@
-import CarrierKit
+import PassgateCore
+import ProviderCMCC
 
 /// The carrier's decision on one call, before any fault is applied.
 struct CarrierOutcome: Sendable {

@@ -1,4 +1,4 @@
-import CarrierKit
+import PassgateCore
 import Foundation
 
 /// JSON output for the sandbox's own endpoints (carrier replies use CarrierKit's `JSONStringTree`,

@@ -1,4 +1,4 @@
-import CarrierKit
+import PassgateCore
 import Logging
 import Synchronization
 

@@ -1,4 +1,4 @@
-import CarrierKit
+import PassgateCore
 
 /// A calendar day (`2026-11-21`) in some fixed UTC offset: what `passgate usage` groups by.
 public struct AuditDay: Sendable, Hashable, Comparable, CustomStringConvertible {

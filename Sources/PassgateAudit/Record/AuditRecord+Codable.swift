@@ -1,4 +1,4 @@
-import CarrierKit
+import PassgateCore
 import Foundation
 
 /// Decoding (for `passgate usage` and tools) and a `Codable` encoding with the ISO-8601 time.

@@ -1,4 +1,4 @@
-import CarrierKit
+import PassgateCore
 import Foundation
 
 /// One carrier call as the audit log keeps it: what the carrier's bill can be checked against.

@@ -1,4 +1,4 @@
-import CarrierKit
+import PassgateCore
 
 /// The audit log's clock arithmetic: ISO-8601 UTC text with milliseconds, and calendar days in a
 /// fixed UTC offset.

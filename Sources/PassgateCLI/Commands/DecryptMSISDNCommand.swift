@@ -1,5 +1,5 @@
 import ArgumentParser
-import CarrierKit
+import PassgateCore
 
 /// `passgate decrypt-msisdn`: decrypt an RSA-mode msisdn from a captured carrier reply.
 struct DecryptMSISDNCommand: ParsableCommand {

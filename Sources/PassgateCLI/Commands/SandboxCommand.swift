@@ -1,5 +1,5 @@
 import ArgumentParser
-import CarrierKit
+import PassgateCore
 import CarrierSandbox
 import Foundation
 import Logging

@@ -1,5 +1,5 @@
 import ArgumentParser
-import CarrierKit
+import PassgateCore
 import Foundation
 import OpenSSLCrypto
 import PassgateConfig

@@ -1,5 +1,5 @@
 import ArgumentParser
-import CarrierKit
+import PassgateCore
 
 /// `passgate sign …`: build and sign carrier requests offline, to compare with what the carrier expects.
 struct SignCommand: ParsableCommand {

@@ -1,5 +1,6 @@
 import ArgumentParser
-import CarrierKit
+import PassgateCore
+import ProviderCMCC
 
 /// `passgate sign login-token`: a signed `loginTokenValidate` request, MD5 or RSA mode.
 struct SignLoginTokenCommand: ParsableCommand {

@@ -1,5 +1,6 @@
 import ArgumentParser
-import CarrierKit
+import PassgateCore
+import ProviderCMCC
 
 /// `passgate sign verify-number`: a signed `tokenValidate` request (keyType 0).
 struct SignVerifyNumberCommand: ParsableCommand {

@@ -1,4 +1,4 @@
-import CarrierKit
+import PassgateCore
 import HTTPTypes
 import Hummingbird
 import NIOCore

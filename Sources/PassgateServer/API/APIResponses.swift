@@ -1,4 +1,4 @@
-import CarrierKit
+import PassgateCore
 
 /// `POST /v1/phone-number` 200 body.
 struct PhoneNumberResponse: Encodable, Sendable {

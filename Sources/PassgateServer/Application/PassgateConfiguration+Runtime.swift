@@ -1,4 +1,5 @@
-import CarrierKit
+import PassgateCore
+import ProviderCMCC
 import CarrierSandbox
 import CurlTransport
 import OpenSSLCrypto

@@ -1,7 +1,7 @@
-import CarrierKit
+import PassgateCore
 import CurlTransport
 
-/// CarrierKit's transport over the libcurl client: maps curl's failure kinds onto
+/// The carrier transport over the libcurl client: maps curl's failure kinds onto
 /// `TransportFailure`, keeping curl's own code and text for logs.
 struct CurlCarrierTransport: CarrierTransport {
     let client: CurlHTTPClient

@@ -1,4 +1,4 @@
-import CarrierKit
+import PassgateCore
 import Foundation
 
 /// The final outcome of one exchange as the replay cache keeps it: enough to answer a repeat

@@ -1,4 +1,5 @@
-import CarrierKit
+import PassgateCore
+import ProviderCMCC
 import CarrierSandbox
 import CurlTransport
 import Foundation
@@ -32,7 +33,7 @@ struct SandboxHarness {
         return try #require(try object(response.body)["token"] as? String)
     }
 
-    /// A login request built and signed by CarrierKit, stamped with the sandbox clock.
+    /// A login request built and signed by ProviderCMCC, stamped with the sandbox clock.
     func loginRequest(
         token: String, appId: String = Fixtures.md5AppId, signing: CMCCLoginSigning = Fixtures.md5Signing,
         msgid: String = MessageID.make(), systemtime: String? = nil
@@ -40,7 +41,7 @@ struct SandboxHarness {
         try CMCCLoginRequest(appId: appId, token: token, signing: signing, msgid: msgid, systemtime: systemtime ?? beijingNow)
     }
 
-    /// Sends a CarrierKit login request and parses the reply with CarrierKit's parser.
+    /// Sends a ProviderCMCC login request and parses the reply with ProviderCMCC's parser.
     func login(_ request: CMCCLoginRequest) async throws -> CMCCLoginReply {
         let response = try await post(CMCCLoginRequest.path, request.body)
         return try CMCCReplyParser.login(
@@ -53,7 +54,7 @@ struct SandboxHarness {
         try await login(loginRequest(token: token, appId: appId, signing: signing))
     }
 
-    /// A number-verification request built and signed by CarrierKit.
+    /// A number-verification request built and signed by ProviderCMCC.
     func verifyRequest(
         token: String, phone: String = Fixtures.phone, appId: String = Fixtures.md5AppId, appKey: String = Fixtures.appKey,
         msgId: String? = nil, timestamp: String? = nil

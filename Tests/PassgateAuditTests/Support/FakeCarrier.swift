@@ -1,4 +1,5 @@
-import CarrierKit
+import PassgateCore
+import ProviderCMCC
 import Foundation
 
 /// A CMCC login endpoint played in-process: answers each token with a fixed number, or 104201

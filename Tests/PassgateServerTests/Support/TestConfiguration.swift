@@ -1,4 +1,5 @@
-import CarrierKit
+import PassgateCore
+import ProviderCMCC
 import Logging
 import OpenSSLCrypto
 import PassgateConfig

@@ -1,3 +1,4 @@
+import PassgateCore
 /// Calls CMCC: builds and signs the request, sends it once through the transport, parses the
 /// reply, decrypts the number, and maps every result code to the normalized outcome.
 ///

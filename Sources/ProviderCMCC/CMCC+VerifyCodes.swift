@@ -1,3 +1,4 @@
+import PassgateCore
 extension CMCC {
     /// Every code of CMCC's published `tokenValidate` (number verification) table (4.3), plus
     /// 103420, which integrators report.

@@ -1,4 +1,5 @@
-@testable import CarrierKit
+@testable import ProviderCMCC
+import PassgateCore
 import Testing
 
 /// Both of CMCC's published result-code tables, complete, classified honestly.

@@ -86,6 +86,11 @@ public struct JSONSyntaxError: Error, Sendable, Equatable, CustomStringConvertib
     /// What is wrong, e.g. "unexpected character 'x'" or "unterminated string".
     public let problem: String
 
+    public init(offset: Int, problem: String) {
+        self.offset = offset
+        self.problem = problem
+    }
+
     /// The problem and where it is, e.g. "invalid number at byte 7".
     public var description: String { "\(problem) at byte \(offset)" }
 }

@@ -1,4 +1,4 @@
-import CarrierKit
+import PassgateCore
 import Testing
 
 /// Nothing a provider sends reaches a log line or an error in clear: phone numbers, tokens,

@@ -1,3 +1,4 @@
+import PassgateCore
 extension CMCC {
     /// Every code of CMCC's published `loginTokenValidate` table (4.2), plus the codes integrators
     /// report that the table lacks. Many rows belong to other APIs of the carrier's platform and

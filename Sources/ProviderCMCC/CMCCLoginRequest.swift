@@ -1,3 +1,4 @@
+import PassgateCore
 import OpenSSLCrypto
 
 /// How a `loginTokenValidate` request is signed (per app: `signMode` in the config).

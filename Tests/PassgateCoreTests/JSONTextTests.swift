@@ -1,4 +1,4 @@
-@testable import CarrierKit
+@testable import PassgateCore
 import Foundation
 import Testing
 

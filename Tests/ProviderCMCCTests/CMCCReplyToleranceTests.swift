@@ -1,4 +1,5 @@
-import CarrierKit
+import PassgateCore
+import ProviderCMCC
 import Testing
 
 /// Replies a carrier (or a gateway in front of it) can plausibly send, accepted instead of being

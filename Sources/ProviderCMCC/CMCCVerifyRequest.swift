@@ -1,3 +1,4 @@
+import PassgateCore
 import Foundation
 import OpenSSLCrypto
 

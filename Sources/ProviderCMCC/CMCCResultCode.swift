@@ -1,3 +1,4 @@
+import PassgateCore
 /// One CMCC result code and what Passgate makes of it: the normalized error, whether the same
 /// token can still succeed, and what the calling backend should do.
 public struct CMCCResultCode: Sendable, Equatable {

@@ -1,4 +1,5 @@
-@testable import CarrierKit
+@testable import ProviderCMCC
+import PassgateCore
 import Foundation
 import Testing
 
@@ -19,7 +20,7 @@ struct CMCCResultCodeDocsTests {
             Every code of China Mobile's two published server result-code tables, and the four that
             integrators report but the tables lack (marked *reported*), with the normalized error code
             Passgate answers, whether the same token may still succeed (`retryable`) and the `action` the
-            backend should take. Generated from `Sources/CarrierKit/CMCC/CMCC+LoginCodes.swift` and
+            backend should take. Generated from `Sources/ProviderCMCC/CMCC+LoginCodes.swift` and
             `CMCC+VerifyCodes.swift`; `CMCCResultCodeDocsTests` fails when this file and the code differ
             (`PASSGATE_WRITE_DOCS=1 swift test --filter CMCCResultCodeDocsTests` rewrites it).
 

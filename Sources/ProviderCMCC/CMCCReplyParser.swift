@@ -1,3 +1,4 @@
+import PassgateCore
 /// What a `loginTokenValidate` reply said.
 public struct CMCCLoginReply: Sendable, Equatable {
     public let resultCode: String

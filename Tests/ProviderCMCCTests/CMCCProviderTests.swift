@@ -1,4 +1,5 @@
-import CarrierKit
+import PassgateCore
+import ProviderCMCC
 import Foundation
 import OpenSSLCrypto
 import Testing

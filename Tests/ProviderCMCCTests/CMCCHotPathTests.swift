@@ -1,4 +1,5 @@
-import CarrierKit
+import PassgateCore
+import ProviderCMCC
 import Testing
 
 /// Byte-level replacements for Foundation string calls on the per-call path (bench/PROFILE.md).

@@ -1,3 +1,4 @@
+import PassgateCore
 import OpenSSLCrypto
 
 /// One CMCC app's credentials, as configured. Secrets are resolved values, never references.
