@@ -82,6 +82,12 @@ let package = Package(
             dependencies: ["PassgateCore", "OpenSSLCrypto"],
             swiftSettings: swiftSettings
         ),
+        // The registry of the providers this build ships: one line per provider.
+        .target(
+            name: "PassgateProviders",
+            dependencies: ["PassgateCore", "ProviderCMCC"],
+            swiftSettings: swiftSettings
+        ),
         // The REST API's request bodies: decoding and validation, without an HTTP server, so the
         // fuzz targets (Fuzz/) build it without Hummingbird.
         .target(
@@ -92,7 +98,7 @@ let package = Package(
         .target(
             name: "PassgateConfig",
             dependencies: [
-                "ProviderCMCC",
+                "PassgateProviders",
                 "OpenSSLCrypto",
                 "PassgateCore",
                 .product(name: "Logging", package: "swift-log"),
@@ -138,7 +144,6 @@ let package = Package(
         .target(
             name: "PassgateServer",
             dependencies: [
-                "ProviderCMCC",
                 "OpenSSLCrypto",
                 "PassgateCore",
                 "PassgateAPI",
@@ -146,7 +151,6 @@ let package = Package(
                 "PassgateConfig",
                 "PassgateState",
                 "PassgateAudit",
-                "CarrierSandbox",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Metrics", package: "swift-metrics"),
@@ -227,7 +231,8 @@ let package = Package(
         ),
         .testTarget(
             name: "PassgateConfigTests",
-            dependencies: ["ProviderCMCC", "PassgateConfig", "OpenSSLCrypto", "PassgateCore", "PassgateTestSupport"],
+            dependencies: [
+                "ProviderCMCC","ProviderCMCC", "PassgateConfig", "OpenSSLCrypto", "PassgateCore", "PassgateTestSupport"],
             swiftSettings: swiftSettings
         ),
         .testTarget(
@@ -248,6 +253,7 @@ let package = Package(
         .testTarget(
             name: "PassgateServerTests",
             dependencies: [
+                "PassgateCLI",
                 "ProviderCMCC",
                 "PassgateServer", "PassgateConfig", "PassgateState", "CarrierSandbox", "PassgateCore", "CurlTransport", "OpenSSLCrypto",
                 "PassgateTestSupport",
@@ -271,6 +277,7 @@ let package = Package(
         .testTarget(
             name: "DeploymentTests",
             dependencies: [
+                "PassgateCLI",
                 "PassgateConfig", "PassgateServer", "OpenSSLCrypto", "PassgateTestSupport", "passgate", "PassgateCore", "CurlTransport",
                 .product(name: "Yams", package: "Yams"),
                 .product(name: "Prometheus", package: "swift-prometheus"),

@@ -34,6 +34,11 @@ extension CurlHTTPClient {
         public var connectTimeoutMs: Int?
         /// Overrides ``Configuration/timeoutMs`` for this request.
         public var timeoutMs: Int?
+        /// Overrides ``Configuration/caFile`` for this request (one client serves providers that
+        /// each pin their own CA bundle).
+        public var caFile: String?
+        /// Overrides ``Configuration/proxy`` for this request (each provider its own egress).
+        public var proxy: String?
 
         /// A request; without a `Content-Type` header a POST body is labelled
         /// `application/x-www-form-urlencoded` by libcurl, so set it for JSON.
@@ -43,7 +48,9 @@ extension CurlHTTPClient {
             headers: [(name: String, value: String)] = [],
             body: [UInt8] = [],
             connectTimeoutMs: Int? = nil,
-            timeoutMs: Int? = nil
+            timeoutMs: Int? = nil,
+            caFile: String? = nil,
+            proxy: String? = nil
         ) {
             self.method = method
             self.url = url
@@ -51,6 +58,8 @@ extension CurlHTTPClient {
             self.body = body
             self.connectTimeoutMs = connectTimeoutMs
             self.timeoutMs = timeoutMs
+            self.caFile = caFile
+            self.proxy = proxy
         }
     }
 }

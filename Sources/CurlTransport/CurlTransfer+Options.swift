@@ -58,7 +58,7 @@ extension CurlTransfer {
         check(CCurl_easy_setopt_long(easy, CURLOPT_PROXY_SSL_VERIFYPEER, 1), "PROXY_SSL_VERIFYPEER")
         check(CCurl_easy_setopt_long(easy, CURLOPT_PROXY_SSL_VERIFYHOST, 2), "PROXY_SSL_VERIFYHOST")
         check(CCurl_easy_setopt_long(easy, CURLOPT_SSLVERSION, Int(CURL_SSLVERSION_TLSv1_2)), "SSLVERSION")
-        if let caFile = configuration.caFile {
+        if let caFile = request.caFile ?? configuration.caFile {
             check(CCurl_easy_setopt_string(easy, CURLOPT_CAINFO, caFile), "CAINFO")
         }
         if let caPath = configuration.caPath {
@@ -72,7 +72,7 @@ extension CurlTransfer {
         }
         // An empty proxy string also stops curl from honouring http_proxy/https_proxy variables,
         // so the egress path is exactly what the configuration says.
-        if CCurl_easy_setopt_string(easy, CURLOPT_PROXY, configuration.proxy ?? "") != CURLE_OK {
+        if CCurl_easy_setopt_string(easy, CURLOPT_PROXY, request.proxy ?? configuration.proxy ?? "") != CURLE_OK {
             return SetupProblem(kind: .proxyFailed, message: "libcurl rejected the proxy URL; check `proxy`")
         }
         return nil

@@ -45,7 +45,7 @@ final class CurlTransfer {
         self.timeoutMs = submission.request.timeoutMs ?? configuration.timeoutMs
         self.watchdogShiftMs = configuration.watchdogDeadlineShiftMs
         self.maxResponseBytes = configuration.maxResponseBytes
-        self.viaProxy = !(configuration.proxy ?? "").isEmpty
+        self.viaProxy = !(submission.request.proxy ?? configuration.proxy ?? "").isEmpty
     }
 
     deinit {

@@ -1,4 +1,6 @@
 import Foundation
+import PassgateCore
+import PassgateProviders
 
 /// Reads, validates and resolves a Passgate configuration file in one pass, reporting every
 /// problem at once (`ConfigurationError.problems`) so `passgate check-config` can list them all.
@@ -36,7 +38,8 @@ import Foundation
 ///     - `replayKey` (secret, optional; override `PASSGATE_STATE_REPLAYKEY`): HMAC key for replay-cache keys,
 ///       64 hex characters or base64 of at least 32 bytes; absent means a random key per process (set it when
 ///       several instances share Redis)
-///   - `providers` (mapping of provider id to mapping; only `cmcc` is supported)
+///   - `providers` (mapping of provider id to mapping; the ids of the registry: `cmcc`); every provider's section
+///     takes the same keys, shown here for `cmcc`
 ///     - `cmcc.baseURLs` (list of URLs, required unless `sandbox.enabled`): tried in order; absolute http(s), no query;
 ///       https unless the host is loopback (127.0.0.0/8, ::1, localhost)
 ///     - `cmcc.connectTimeoutMs` (int 50-60000, default: 1000; override `PASSGATE_PROVIDERS_CMCC_CONNECTTIMEOUTMS`)
@@ -54,7 +57,8 @@ import Foundation
 ///       how long an open circuit skips its base URL before one probe
 ///     - `cmcc.eventLoop` (epoll or poll, default: epoll; override `PASSGATE_PROVIDERS_CMCC_EVENTLOOP`): epoll drives
 ///       libcurl with `curl_multi_socket_action` (Linux; other systems always poll), poll uses libcurl's portable loop
-///   - `apps` (list of mappings, default: empty): carrier apps
+///   - `apps` (list of mappings, default: empty): provider apps; besides these two keys, each provider reads its own
+///     (`CarrierProvider.readApp`); for `cmcc`:
 ///     - `appId` (string, required, unique): letters and digits only, no whitespace (CMCC answers 103119 for stray spaces)
 ///     - `provider` (string, default: "cmcc"): must be configured under `providers` (or be cmcc with the sandbox enabled)
 ///     - `signMode` (string, required): md5 or rsa
@@ -111,9 +115,12 @@ public struct ConfigurationLoader: Sendable {
 
     /// The environment that `env:NAME` secrets and `PASSGATE_…` overrides are read from.
     public var environment: [String: String]
+    /// The providers `providers:` and `apps[].provider` may name; each reads its own apps.
+    public var registry: ProviderRegistry
 
-    public init(environment: [String: String] = ProcessInfo.processInfo.environment) {
+    public init(environment: [String: String] = ProcessInfo.processInfo.environment, registry: ProviderRegistry = .builtIn) {
         self.environment = environment
+        self.registry = registry
     }
 
     /// Loads the file at `path`; relative paths inside it resolve against the current working directory.
@@ -134,7 +141,7 @@ public struct ConfigurationLoader: Sendable {
 
     /// Loads configuration text; relative paths inside it resolve against `baseDirectory`.
     public func load(yaml: String, baseDirectory: String) throws(ConfigurationError) -> PassgateConfiguration {
-        let reader = ConfigurationReader(environment: environment, baseDirectory: baseDirectory)
+        let reader = ConfigurationReader(environment: environment, baseDirectory: baseDirectory, registry: registry)
         guard let configuration = reader.read(yaml: yaml) else {
             throw ConfigurationError(problems: reader.orderedProblems)
         }

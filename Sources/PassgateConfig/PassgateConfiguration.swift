@@ -1,5 +1,5 @@
 import PassgateCore
-import ProviderCMCC
+import PassgateProviders
 import Logging
 import OpenSSLCrypto
 
@@ -21,6 +21,8 @@ public struct PassgateConfiguration: Sendable {
     public var audit = AuditSettings()
     /// The Prometheus listener (`GET /metrics`), apart from the public API.
     public var metrics = MetricsSettings()
+    /// The providers apps may use, by id: the built-in ones unless the loader was given others.
+    public var registry = ProviderRegistry.builtIn
 
     public init(
         server: ServerSettings = .init(), log: LogSettings = .init(), state: StateSettings = .init(),
@@ -144,54 +146,24 @@ public struct ProviderSettings: Sendable, Equatable {
     }
 }
 
-/// `apps[]:` - one carrier app and its credentials (resolved), checked once when it is made:
-/// an app that cannot sign never exists, so no request can find it unable to.
+/// `apps[]:` - one app of one provider, its settings validated by that provider when the
+/// configuration was loaded (`CarrierProvider.readApp`): an app that cannot sign never loads.
 public struct AppSettings: Sendable {
-    public enum SignMode: String, Sendable, CaseIterable { case md5, rsa }
-
-    /// Why an app cannot be made; the configuration reader reports the same problems with key paths.
-    public struct InvalidCredentials: Error, Sendable, Equatable, CustomStringConvertible {
-        public let appId: String
-        public let problem: String
-        public var description: String { "app \(appId): \(problem)" }
-    }
-
     public let appId: String
+    /// The provider id (`cmcc`), a key of the registry.
     public let provider: String
-    public let signMode: SignMode
-    /// MD5-mode sign secret (APPSecret or legacy appKey); present and non-empty for `md5`.
-    public let secret: String?
-    /// Number-verification HMAC key; optional (without it verification answers `app_not_enabled`).
-    public let appKey: String?
-    /// RSA-mode private key; present for `rsa`.
-    public let privateKey: RSAPrivateKey?
-    /// The credentials ProviderCMCC signs with, built once here.
-    public let cmccApp: CMCCApp
+    /// The provider's own settings and credentials (a `CMCCApp` for `cmcc`).
+    public let settings: any ProviderApp
 
-    public init(
-        appId: String, provider: String = CMCC.providerID, signMode: SignMode, secret: String? = nil, appKey: String? = nil,
-        privateKey: RSAPrivateKey? = nil
-    ) throws(InvalidCredentials) {
-        let login: CMCCLoginSigning
-        switch signMode {
-        case .md5:
-            guard let secret, !secret.isEmpty else {
-                throw InvalidCredentials(appId: appId, problem: "signMode md5 needs a non-empty secret (the APPSecret)")
-            }
-            login = .md5(secret: secret)
-        case .rsa:
-            guard let privateKey else { throw InvalidCredentials(appId: appId, problem: "signMode rsa needs a privateKey") }
-            login = .rsa(privateKey: privateKey)
-        }
-        if let appKey, appKey.isEmpty { throw InvalidCredentials(appId: appId, problem: "appKey is empty: leave it out, or set the app's appKey") }
-        self.appId = appId
+    public init(provider: String, settings: any ProviderApp) {
+        appId = settings.appId
         self.provider = provider
-        self.signMode = signMode
-        self.secret = secret
-        self.appKey = appKey
-        self.privateKey = privateKey
-        cmccApp = CMCCApp(appId: appId, login: login, verify: appKey.map { .appKey($0) })
+        self.settings = settings
     }
+
+    /// A digest of the provider and its settings: two loads of the same files compare equal, a
+    /// rotated secret or key does not.
+    public var fingerprint: [UInt8] { Array(provider.utf8) + [0] + settings.fingerprint }
 }
 
 /// `clients[]:` - a caller of the REST API.
@@ -231,13 +203,3 @@ public struct SandboxSettings: Sendable, Equatable {
     public init() {}
 }
 
-extension AppSettings {
-    /// A digest of this app's settings and credentials (the key by its public half): two loads of
-    /// the same files compare equal, a rotated secret or key does not. A digest, so no secret is
-    /// copied around for a comparison.
-    public var fingerprint: [UInt8] {
-        let key = privateKey.flatMap { try? $0.publicKey.der() } ?? []
-        let fields = [appId, provider, signMode.rawValue, secret ?? "", appKey ?? "", Hex.lowercase(key)]
-        return (try? Digest.sha256(Array(fields.map { "\($0.utf8.count):\($0)" }.joined().utf8))) ?? []
-    }
-}

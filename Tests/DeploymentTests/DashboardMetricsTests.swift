@@ -82,7 +82,7 @@ struct DashboardMetricsTests {
         }
         try await passgate.setFault("none")
         let metrics = try await passgate.http.send(.init(url: passgate.metricsURL))
-        let series = #"passgate_carrier_circuit_open{provider="cmcc",host="127.0.0.1:"# + "\(passgate.endpoints.sandboxPort ?? 0)\"} "
+        let series = #"passgate_carrier_circuit_open{provider="cmcc",host="127.0.0.1:"# + "\(passgate.sandboxPort ?? 0)\"} "
         let line = String(decoding: metrics.body, as: UTF8.self).split(separator: "\n").first { $0.hasPrefix(series) }
         #expect(line.flatMap { Double($0.dropFirst(series.count)) } == 1, "the circuit should be open after 5 connection resets: \(line.map(String.init) ?? "no \(series)")")
     }

@@ -13,14 +13,14 @@ struct AuditLogWriterTests {
         let directory = try AuditFixtures.temporaryDirectory()
         defer { AuditFixtures.remove(directory) }
         let phone = "13812345678"
-        let provider = CMCCProvider(transport: FakeCarrier(phoneNumber: phone))
+        let carrier = FakeCarrier(phoneNumber: phone)
         let writer = try AuditLogWriter(path: "\(directory)/audit/audit.jsonl", maxFileBytes: 1 << 20, fsyncIntervalMs: 0, logger: Logger(label: "test"))
         var tokens: [String] = []
         var calls: [CarrierCall] = []
         for index in 0..<25 {
             let token = (index % 5 == 4 ? "spent" : "STsid") + String(repeating: "\(index % 10)", count: 40)
             tokens.append(token)
-            let exchange = await provider.phoneNumber(app: FakeCarrier.app, token: token, endpoint: FakeCarrier.endpoint)
+            let exchange = try await carrier.exchange(token: token)
             let call = try #require(exchange.call)
             calls.append(call)
             writer.record(AuditRecord(requestId: "req-\(index)", client: "shop-backend", appId: FakeCarrier.app.appId, call: call))

@@ -1,6 +1,7 @@
 import Foundation
 import OpenSSLCrypto
 import PassgateConfig
+import ProviderCMCC
 import Testing
 
 @Suite("Secret references")
@@ -59,8 +60,8 @@ struct SecretResolutionTests {
                   - {appId: "300011111111", signMode: md5, secret: "file:run/app.secret", appKey: "file:./run/../run/app.key"}
                 """
             let configuration = try ConfigurationLoader(environment: [:]).load(yaml: yaml, baseDirectory: directory)
-            #expect(configuration.apps.first?.secret == "0123456789ABCDEF0123456789ABCDEF")
-            #expect(configuration.apps.first?.appKey == "ABCDEF0123456789")
+            #expect(configuration.apps.first?.cmcc?.secret == "0123456789ABCDEF0123456789ABCDEF")
+            #expect(configuration.apps.first?.cmcc?.appKey == "ABCDEF0123456789")
         }
     }
 
@@ -79,7 +80,7 @@ struct SecretResolutionTests {
                 """
             try TestFiles.write(yaml, to: "\(directory)/conf/passgate.yaml")
             let configuration = try ConfigurationLoader(environment: [:]).load(path: "\(directory)/conf/passgate.yaml")
-            #expect(configuration.apps.first?.secret == "0123456789ABCDEF0123456789ABCDEF")
+            #expect(configuration.apps.first?.cmcc?.secret == "0123456789ABCDEF0123456789ABCDEF")
         }
     }
 
@@ -170,7 +171,7 @@ struct SecretResolutionTests {
                 """
             let configuration = try ConfigurationLoader(environment: [:]).load(yaml: yaml, baseDirectory: directory)
             #expect(configuration.sandbox.keyDirectory == "\(directory)/state/keys")
-            let keys = try configuration.apps.map { try #require($0.privateKey).publicKey.der() }
+            let keys = try configuration.apps.map { try #require($0.cmcc?.privateKey).publicKey.der() }
             #expect(keys.count == 2 && keys[0] == keys[1])
             #expect(try FileManager.default.contentsOfDirectory(atPath: "\(directory)/state/keys") == ["shared.pem"])
         }
@@ -203,7 +204,7 @@ struct SecretResolutionTests {
                   - {appId: "300033333333", signMode: rsa, privateKey: "env:BARE_KEY"}
                 """
             let configuration = try ConfigurationLoader(environment: ["BARE_KEY": bareBase64]).load(yaml: yaml, baseDirectory: directory)
-            #expect(configuration.apps.compactMap(\.privateKey).map(\.bits) == [2048, 2048])
+            #expect(configuration.apps.compactMap(\.cmcc?.privateKey).map(\.bits) == [2048, 2048])
         }
     }
 }

@@ -1,6 +1,7 @@
 import Foundation
 import OpenSSLCrypto
 import PassgateConfig
+import ProviderCMCC
 import Testing
 
 @Suite("The shipped configuration files")
@@ -21,10 +22,10 @@ struct ShippedConfigTests {
             #expect(first.state.backend == .memory && first.state.replayKey == nil)
             #expect(first.providers["cmcc"]?.baseURLs == [])
             #expect(first.apps.map(\.appId) == ["300011111111", "300022222222"])
-            #expect(first.app("300011111111")?.signMode == .md5)
-            #expect(first.app("300011111111")?.secret?.count == 32)
-            #expect(first.app("300011111111")?.appKey?.count == 16)
-            let rsa = try #require(first.app("300022222222"))
+            #expect(first.app("300011111111")?.cmcc?.signMode == .md5)
+            #expect(first.app("300011111111")?.cmcc?.secret?.count == 32)
+            #expect(first.app("300011111111")?.cmcc?.appKey?.count == 16)
+            let rsa = try #require(first.app("300022222222")?.cmcc)
             #expect(rsa.signMode == .rsa && rsa.appKey != nil)
             let generated = try #require(rsa.privateKey)
             #expect(generated.bits == 2048)
@@ -46,7 +47,7 @@ struct ShippedConfigTests {
             #expect(entries == ["app-rsa.pem"])  // no temporary files left behind
 
             let second = try loader.load(path: path)
-            let reused = try #require(second.app("300022222222")?.privateKey)
+            let reused = try #require(second.app("300022222222")?.cmcc?.privateKey)
             #expect(try reused.publicKey.der() == generated.publicKey.der())
             #expect(try String(contentsOfFile: keyFile, encoding: .utf8) == pem)
         }

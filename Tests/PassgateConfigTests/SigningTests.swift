@@ -5,7 +5,7 @@ import OpenSSLCrypto
 import PassgateConfig
 import Testing
 
-@Suite("AppSettings.cmccApp gives ProviderCMCC the right credentials")
+@Suite("a loaded CMCC app gives ProviderCMCC the right credentials")
 struct SigningTests {
     @Test("the shipped MD5 app signs the docs/cmcc.md login and verification vectors")
     func md5AppSignsProtocolVectors() throws {
@@ -13,7 +13,7 @@ struct SigningTests {
             try ConfigurationLoader(environment: ["PASSGATE_SANDBOX_KEYDIRECTORY": directory])
                 .load(yaml: try TestFiles.shipped(ConfigurationLoader.defaultPath), baseDirectory: directory)
         }
-        let app = try #require(configuration.app("300011111111")).cmccApp
+        let app = try #require(configuration.app("300011111111")?.cmcc)
         #expect(app.appId == "300011111111")
         let login = try CMCCLoginRequest(
             appId: app.appId, token: "STsid0000001551151128045KPXuevVDFWyMSy00gbDjxTnn3BVKqXJJ", signing: app.login,
@@ -41,7 +41,7 @@ struct SigningTests {
                 providers: {cmcc: {baseURLs: ["https://www.cmpassport.com"]}}
                 apps: [{appId: "300022222222", signMode: rsa, privateKey: "file:app.pem"}]
                 """
-            let app = try #require(try ConfigurationLoader(environment: [:]).load(yaml: yaml, baseDirectory: directory).apps.first).cmccApp
+            let app = try #require(try ConfigurationLoader(environment: [:]).load(yaml: yaml, baseDirectory: directory).apps.first?.cmcc)
             #expect(app.verify == nil)
             guard case .rsa = app.login else {
                 Issue.record("expected RSA signing")
@@ -58,15 +58,15 @@ struct SigningTests {
     @Test("an app that cannot sign cannot be made: RSA without a key, MD5 without a secret, an empty appKey")
     func appThatCannotSignIsRefused() throws {
         #expect {
-            try AppSettings(appId: "300022222222", signMode: .rsa, appKey: "k")
+            try CMCCApp(appId: "300022222222", signMode: .rsa, appKey: "k")
         } throws: { error in
             "\(error)" == "app 300022222222: signMode rsa needs a privateKey"
         }
-        #expect(throws: AppSettings.InvalidCredentials.self) { try AppSettings(appId: "300011111111", signMode: .md5) }
-        #expect(throws: AppSettings.InvalidCredentials.self) { try AppSettings(appId: "300011111111", signMode: .md5, secret: "") }
-        #expect(throws: AppSettings.InvalidCredentials.self) { try AppSettings(appId: "300011111111", signMode: .md5, secret: "s", appKey: "") }
-        let app = try AppSettings(appId: "300011111111", signMode: .md5, secret: "s")
-        #expect(app.cmccApp.verify == nil)
+        #expect(throws: CMCCApp.InvalidCredentials.self) { try CMCCApp(appId: "300011111111", signMode: .md5) }
+        #expect(throws: CMCCApp.InvalidCredentials.self) { try CMCCApp(appId: "300011111111", signMode: .md5, secret: "") }
+        #expect(throws: CMCCApp.InvalidCredentials.self) { try CMCCApp(appId: "300011111111", signMode: .md5, secret: "s", appKey: "") }
+        let app = try CMCCApp(appId: "300011111111", signMode: .md5, secret: "s")
+        #expect(app.verify == nil)
     }
 
     @Test("a configuration whose RSA key does not load is refused at load time, naming the key")

@@ -1,3 +1,4 @@
+import PassgateCLI
 import PassgateCore
 import CarrierSandbox
 import CurlTransport

@@ -26,7 +26,8 @@ struct ConfigurationReloadSectionTests {
 
     @Test("every stored section of the configuration has a case here (a new section must be classified)")
     func everySectionCovered() {
-        let sections = Mirror(reflecting: TestConfiguration.make()).children.compactMap(\.label)
+        // `registry` is not a section of the file: it is what the loader was built with.
+        let sections = Mirror(reflecting: TestConfiguration.make()).children.compactMap(\.label).filter { $0 != "registry" }
         #expect(Set(sections) == Set(Self.changes.keys), "sections without a reload test: \(Set(sections).subtracting(Self.changes.keys))")
     }
 

@@ -20,6 +20,6 @@ struct CMCCHotPathTests {
         ("http://127.0.0.1:8090", "127.0.0.1:8090"), ("http://[::1]:8090/prefix/path", "[::1]:8090"), ("carrier.test/x", "carrier.test"),
     ])
     func endpointHost(baseURL: String, host: String) {
-        #expect(CMCCEndpoint(baseURL: baseURL).host == host)
+        #expect(ProviderEndpoint(baseURL: baseURL).host == host)
     }
 }

@@ -17,7 +17,7 @@ struct CMCCProviderTests {
             }
             return ScriptedTransport.reply(["inresponseto": object["msgid"]!, "resultCode": "103000", "msisdn": "13800138000", "taskId": "TASK"])
         }
-        let exchange = await CMCCProvider(transport: transport, clock: clock).phoneNumber(app: Fixtures.md5App, token: "STsidX", endpoint: Fixtures.endpoint)
+        let exchange = await ScriptedCMCC(transport: transport, clock: clock).phoneNumber(app: Fixtures.md5App, token: "STsidX", endpoint: Fixtures.endpoint)
         let outcome = try exchange.result.get()
         #expect(outcome.phoneNumber == "13800138000" && outcome.maskedPhoneNumber == "138****8000")
         let sent = try #require(transport.requests.first)
@@ -40,7 +40,7 @@ struct CMCCProviderTests {
             let cipher = try publicKey.encrypt(Array("13912345678".utf8))
             return ScriptedTransport.reply(["inresponseto": object["msgid"]!, "resultCode": "103000", "msisdn": Hex.lowercase(cipher)])
         }
-        let exchange = await CMCCProvider(transport: transport).phoneNumber(app: Fixtures.rsaApp, token: "tok", endpoint: Fixtures.endpoint)
+        let exchange = await ScriptedCMCC(transport: transport).phoneNumber(app: Fixtures.rsaApp, token: "tok", endpoint: Fixtures.endpoint)
         #expect(try exchange.result.get().phoneNumber == "13912345678")
     }
 
@@ -50,7 +50,7 @@ struct CMCCProviderTests {
             let cipher = try Fixtures.otherKey.publicKey.encrypt(Array("13912345678".utf8))
             return ScriptedTransport.reply(["inresponseto": ScriptedTransport.msgid(of: request), "resultCode": "103000", "msisdn": Hex.uppercase(cipher)])
         }
-        let exchange = await CMCCProvider(transport: transport).phoneNumber(app: Fixtures.rsaApp, token: "tok", endpoint: Fixtures.endpoint)
+        let exchange = await ScriptedCMCC(transport: transport).phoneNumber(app: Fixtures.rsaApp, token: "tok", endpoint: Fixtures.endpoint)
         guard case .failure(let error) = exchange.result else { Issue.record("accepted"); return }
         #expect(error.code == .msisdnDecryptFailed)
         #expect(exchange.call?.billable == true && exchange.call?.normalizedCode == "msisdn_decrypt_failed")
@@ -65,7 +65,7 @@ struct CMCCProviderTests {
             let code = body["phoneNum"] == phoneNum ? "000" : "001"
             return ScriptedTransport.reply(["header": ["msgId": header["msgId"]!, "resultCode": code], "body": ["taskId": "VT"]])
         }
-        let exchange = await CMCCProvider(transport: transport).verify(app: Fixtures.md5App, token: "tok", phoneNumber: "13800138000", endpoint: Fixtures.endpoint)
+        let exchange = await ScriptedCMCC(transport: transport).verify(app: Fixtures.md5App, token: "tok", phoneNumber: "13800138000", endpoint: Fixtures.endpoint)
         #expect(try exchange.result.get() == VerificationOutcome(result: .match, carrierTaskId: "VT"))
         #expect(transport.requests.first?.url == "https://carrier.test/openapi/rs/tokenValidate")
         #expect(exchange.call?.operation == .verify && exchange.call?.billable == true)
@@ -74,7 +74,7 @@ struct CMCCProviderTests {
     @Test("verification without an appKey fails before any carrier call")
     func verifyWithoutAppKey() async {
         let transport = ScriptedTransport { _ in Issue.record("carrier called"); return ScriptedTransport.reply([:]) }
-        let exchange = await CMCCProvider(transport: transport).verify(app: Fixtures.rsaApp, token: "tok", phoneNumber: "13800138000", endpoint: Fixtures.endpoint)
+        let exchange = await ScriptedCMCC(transport: transport).verify(app: Fixtures.rsaApp, token: "tok", phoneNumber: "13800138000", endpoint: Fixtures.endpoint)
         guard case .failure(let error) = exchange.result else { Issue.record("accepted"); return }
         #expect(error.code == .appNotEnabled && exchange.call == nil)
         #expect(error.message.contains("appKey"))
@@ -84,7 +84,7 @@ struct CMCCProviderTests {
     func transportFailures() async throws {
         for (kind, expected) in [(TransportFailure.Kind.connectionRefused, PassgateError.Code.carrierUnavailable), (.timeoutAfterSend, .carrierTimeout)] {
             let transport = ScriptedTransport { _ in throw TransportFailure(kind: kind, detail: "curl 7", host: "carrier.test") }
-            let exchange = await CMCCProvider(transport: transport).phoneNumber(app: Fixtures.md5App, token: "tok", endpoint: Fixtures.endpoint)
+            let exchange = await ScriptedCMCC(transport: transport).phoneNumber(app: Fixtures.md5App, token: "tok", endpoint: Fixtures.endpoint)
             guard case .failure(let error) = exchange.result else { Issue.record("accepted"); return }
             #expect(error.code == expected)
             #expect(exchange.call?.rawCode == nil && exchange.call?.billable == false && exchange.call?.normalizedCode == expected.rawValue)
@@ -94,7 +94,7 @@ struct CMCCProviderTests {
     @Test("an echo of another msgid is carrier_bad_response")
     func wrongEcho() async {
         let transport = ScriptedTransport { _ in ScriptedTransport.reply(["inresponseto": "0000", "resultCode": "103000", "msisdn": "13800138000"]) }
-        let exchange = await CMCCProvider(transport: transport).phoneNumber(app: Fixtures.md5App, token: "tok", endpoint: Fixtures.endpoint)
+        let exchange = await ScriptedCMCC(transport: transport).phoneNumber(app: Fixtures.md5App, token: "tok", endpoint: Fixtures.endpoint)
         guard case .failure(let error) = exchange.result else { Issue.record("accepted a reply for another request"); return }
         #expect(error.code == .carrierBadResponse)
     }
@@ -105,7 +105,7 @@ struct CMCCProviderTests {
         let transport = ScriptedTransport { request in
             ScriptedTransport.reply(["inresponseto": ScriptedTransport.msgid(of: request), "resultCode": "104201"])
         }
-        let provider = CMCCProvider(transport: transport, clock: clock)
+        let provider = ScriptedCMCC(transport: transport, clock: clock)
         _ = await provider.phoneNumber(app: Fixtures.md5App, token: "a", endpoint: Fixtures.endpoint)
         clock.advance(milliseconds: 1500)
         _ = await provider.phoneNumber(app: Fixtures.md5App, token: "a", endpoint: Fixtures.endpoint)

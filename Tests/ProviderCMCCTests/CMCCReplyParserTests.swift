@@ -31,7 +31,7 @@ struct CMCCReplyParserTests {
         let transport = ScriptedTransport { request in
             ScriptedTransport.reply(["inresponseto": ScriptedTransport.msgid(of: request), "resultCode": code, "msisdn": "13800138000", "taskId": "T1", "desc": "carrier says: \(code.count) chars"])
         }
-        let exchange = await CMCCProvider(transport: transport).phoneNumber(app: Fixtures.md5App, token: "tok", endpoint: Fixtures.endpoint)
+        let exchange = await ScriptedCMCC(transport: transport).phoneNumber(app: Fixtures.md5App, token: "tok", endpoint: Fixtures.endpoint)
         let call = try #require(exchange.call)
         #expect(call.rawCode == code)
         #expect(call.normalizedCode == expected)
@@ -55,7 +55,7 @@ struct CMCCReplyParserTests {
                 "body": ["resultDesc": "r-\(code.count)", "taskId": "T2"],
             ])
         }
-        let exchange = await CMCCProvider(transport: transport).verify(app: Fixtures.md5App, token: "tok", phoneNumber: "13800138000", endpoint: Fixtures.endpoint)
+        let exchange = await ScriptedCMCC(transport: transport).verify(app: Fixtures.md5App, token: "tok", phoneNumber: "13800138000", endpoint: Fixtures.endpoint)
         #expect(exchange.call?.rawCode == code)
         #expect(exchange.call?.billable == (expected == "match" || expected == "mismatch"))
         switch exchange.result {
@@ -156,7 +156,7 @@ struct CMCCReplyParserTests {
         let transport = ScriptedTransport { request in
             ScriptedTransport.reply(["inresponseto": ScriptedTransport.msgid(of: request), "resultCode": "103000", "taskId": "T"])
         }
-        let exchange = await CMCCProvider(transport: transport).phoneNumber(app: Fixtures.md5App, token: "tok", endpoint: Fixtures.endpoint)
+        let exchange = await ScriptedCMCC(transport: transport).phoneNumber(app: Fixtures.md5App, token: "tok", endpoint: Fixtures.endpoint)
         guard case .failure(let error) = exchange.result else { Issue.record("accepted"); return }
         #expect(error.code == .carrierBadResponse)
         #expect(error.message.contains("msisdn"))
@@ -168,7 +168,7 @@ struct CMCCReplyParserTests {
         let transport = ScriptedTransport { request in
             ScriptedTransport.reply(["inresponseto": ScriptedTransport.msgid(of: request), "resultCode": "103000", "msisdn": String(repeating: "AB", count: 128)])
         }
-        let exchange = await CMCCProvider(transport: transport).phoneNumber(app: Fixtures.md5App, token: "tok", endpoint: Fixtures.endpoint)
+        let exchange = await ScriptedCMCC(transport: transport).phoneNumber(app: Fixtures.md5App, token: "tok", endpoint: Fixtures.endpoint)
         guard case .failure(let error) = exchange.result else { Issue.record("accepted"); return }
         #expect(error.code == .carrierBadResponse)
         #expect(error.message.contains("signMode: rsa"))

@@ -25,7 +25,7 @@ struct CMCCReplyToleranceTests {
         let transport = ScriptedTransport { request in
             ScriptedTransport.reply(["inresponseto": ScriptedTransport.msgid(of: request), "resultCode": "103511", "desc": "IP not allowed"], status: status)
         }
-        let exchange = await CMCCProvider(transport: transport).phoneNumber(app: Fixtures.md5App, token: "tok", endpoint: Fixtures.endpoint)
+        let exchange = await ScriptedCMCC(transport: transport).phoneNumber(app: Fixtures.md5App, token: "tok", endpoint: Fixtures.endpoint)
         guard case .failure(let error) = exchange.result else { Issue.record("accepted"); return }
         #expect(error.code == .ipNotWhitelisted && error.carrierAnswer?.code == "103511")
         #expect(exchange.call?.rawCode == "103511" && exchange.call?.httpStatus == status)
@@ -36,7 +36,7 @@ struct CMCCReplyToleranceTests {
         let transport = ScriptedTransport { request in
             ScriptedTransport.reply(["inresponseto": ScriptedTransport.msgid(of: request), "resultCode": "103000", "msisdn": "13800138000"], status: 500)
         }
-        let exchange = await CMCCProvider(transport: transport).phoneNumber(app: Fixtures.md5App, token: "tok", endpoint: Fixtures.endpoint)
+        let exchange = await ScriptedCMCC(transport: transport).phoneNumber(app: Fixtures.md5App, token: "tok", endpoint: Fixtures.endpoint)
         guard case .failure(let error) = exchange.result else { Issue.record("accepted"); return }
         #expect(error.code == .carrierBadResponse && error.message.contains("HTTP 500"))
         #expect(!"\(error)".contains("13800138000"))

@@ -14,7 +14,7 @@ struct CheckConfigCommand: ParsableCommand {
 
     func run() throws {
         let loaded = try config.load()
-        let rsa = loaded.apps.filter { $0.signMode == .rsa }.count
-        print("\(config.path): OK - \(loaded.apps.count) app(s) (\(rsa) RSA), \(loaded.clients.count) client(s), state \(loaded.state.backend.rawValue)\(loaded.sandbox.enabled ? ", embedded sandbox enabled" : "")")
+        let byProvider = Dictionary(grouping: loaded.apps, by: \.provider).map { "\($0.key): \($0.value.count)" }.sorted().joined(separator: ", ")
+        print("\(config.path): OK - \(loaded.apps.count) app(s)\(byProvider.isEmpty ? "" : " (\(byProvider))"), \(loaded.clients.count) client(s), state \(loaded.state.backend.rawValue)\(loaded.sandbox.enabled ? ", embedded sandbox enabled" : "")")
     }
 }

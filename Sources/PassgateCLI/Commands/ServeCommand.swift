@@ -25,8 +25,8 @@ struct ServeCommand: AsyncParsableCommand {
         let configuration = try config.load()
         let path = config.path
         let runtime = PassgateRuntime(configuration: configuration, reload: { try ConfigurationLoader().load(path: path) })
-        try await runtime.run(signals: [.sigterm, .sigint]) { endpoints in
-            guard let sandboxPort = endpoints.sandboxPort else { return }
+        try await EmbeddedSandbox.serve(runtime, signals: [.sigterm, .sigint]) { endpoints, sandboxPort in
+            guard let sandboxPort else { return }
             FileHandle.standardError.write(Data(Walkthrough.text(
                 configuration: configuration, apiPort: endpoints.apiPort, sandboxPort: sandboxPort, adminPort: endpoints.adminPort,
                 metricsPort: endpoints.metricsPort).utf8))

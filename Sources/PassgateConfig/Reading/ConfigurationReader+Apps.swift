@@ -1,22 +1,24 @@
+import OpenSSLCrypto
 import PassgateCore
-import ProviderCMCC
 import Yams
 
 extension ConfigurationReader {
-    /// Reads `apps:`, checking each against the configured `providers`. `appIds` are the ids of
-    /// every app entry with a readable id, loaded or not, so that a client's grant of an app whose
-    /// secret failed is not reported a second time as a grant of an unknown app.
+    /// Reads `apps:`: each entry's `appId` and `provider` here, the rest by its provider
+    /// (`CarrierProvider.readApp`). `appIds` are the ids of every entry with a readable id,
+    /// loaded or not, so that a client's grant of an app whose secret failed is not reported a
+    /// second time as a grant of an unknown app.
     func readApps(_ node: Node?, providers: [String: ProviderSettings]) -> (apps: [AppSettings], appIds: Set<String>) {
         var apps: [AppSettings] = []
         var appIds: Set<String> = []
         var firstIndex: [String: String] = [:]
+        let providerKeys = Set(registry.ids.compactMap { registry[$0] }.flatMap(\.appKeys))
         for (path, element) in list(node, path: "apps", expected: "a list of apps (- appId: \"300011111111\" …)") ?? [] {
-            let keys = ["appId", "provider", "signMode", "secret", "appKey", "privateKey"]
+            let keys = ["appId", "provider"] + providerKeys.sorted()
             guard case .mapping = element else {
-                report(path, "\(path) must be a mapping (appId, provider, signMode, secret, appKey, privateKey), got \(element.kindDescription)")
+                report(path, "\(path) must be a mapping (\(keys.joined(separator: ", "))), got \(element.kindDescription)")
                 continue
             }
-            let section = mapping(element, path: path, keys: keys)
+            let section = mapping(element, path: path, keys: ["appId", "provider"] + Self.appKeyOrder(providerKeys))
             let appId = readAppId(section)
             if let appId {
                 if let first = firstIndex[appId] {
@@ -24,47 +26,33 @@ extension ConfigurationReader {
                 } else {
                     firstIndex[appId] = section.path(of: "appId")
                 }
+                appIds.insert(appId)
             }
-            let provider = readAppProvider(section, providers: providers)
-            let signMode = choice("signMode", in: section, AppSettings.SignMode.allCases.map(\.rawValue)).flatMap(AppSettings.SignMode.init(rawValue:))
-            if field("signMode", in: section) == nil {
-                report(section.path(of: "signMode"), "\(section.path(of: "signMode")) is required: md5 (sign with the APPSecret) or rsa (sign with a private key)")
+            let providerId = readAppProvider(section, providers: providers)
+            // An entry whose appId or provider is wrong is still read (by the default provider when
+            // its own is unknown), so that its secrets' problems are listed in the same pass.
+            guard let provider = registry[providerId ?? Self.defaultProvider] else { continue }
+            if let providerId {
+                for key in providerKeys.subtracting(provider.appKeys).sorted() where field(key, in: section) != nil {
+                    report(section.path(of: key), "\(section.path(of: key)) is not a setting of a \(providerId) app; it reads \(provider.appKeys.joined(separator: ", "))")
+                }
             }
-
-            let secretField = field("secret", in: section)
-            let secret = secretField.flatMap { textSecret($0, purpose: "makes every MD5 signature wrong (CMCC answers 103101)") }
-            let appKeyField = field("appKey", in: section)
-            let appKey = appKeyField.flatMap { textSecret($0, purpose: "makes every number-verification signature wrong (CMCC answers 302)") }
-            let privateKeyField = field("privateKey", in: section)
-            let privateKey = privateKeyField.flatMap { loadPrivateKey($0) }
-
-            if signMode == .md5, secretField == nil {
-                report(
-                    section.path(of: "secret"),
-                    "\(section.path(of: "secret")) is required for signMode md5: the app's APPSecret (or legacy appKey) as env:NAME or file:PATH"
-                )
-            }
-            if signMode == .rsa, privateKeyField == nil {
-                report(
-                    section.path(of: "privateKey"),
-                    "\(section.path(of: "privateKey")) is required for signMode rsa: the app's RSA private key (PEM or base64 DER) as file:PATH or env:NAME"
-                        + (sandbox.enabled ? ", or sandbox:NAME for a generated sandbox key" : "")
-                )
-            }
-            guard let appId else { continue }
-            appIds.insert(appId)
-            guard let signMode else { continue }
-            do {
-                apps.append(try AppSettings(
-                    appId: appId, provider: provider ?? CMCC.providerID, signMode: signMode, secret: secret, appKey: appKey, privateKey: privateKey))
-            } catch {
-                // Only reached when a problem with the credential was already reported (a secret
-                // that did not resolve, a key that did not load): say so once more, per app, only
-                // if nothing was said, so an app that cannot sign is never loaded silently.
-                if !hasProblems(under: path) { report(path, "\(path): \(error.problem)") }
+            let fields = AppEntryFields(reader: self, section: section, appId: appId ?? "")
+            let settings = provider.readApp(fields)
+            guard let appId, let providerId else { continue }
+            if let settings {
+                apps.append(AppSettings(provider: providerId, settings: settings))
+            } else if !fields.hasProblems {
+                report(path, "\(path): the \(providerId) provider refused this app without saying why")
             }
         }
         return (apps, appIds)
+    }
+
+    /// Known app keys in a stable order for messages: the documented CMCC order first.
+    private static func appKeyOrder(_ keys: Set<String>) -> [String] {
+        let documented = ["signMode", "secret", "appKey", "privateKey"]
+        return documented.filter(keys.contains) + keys.subtracting(documented).sorted()
     }
 
     private func readAppId(_ section: ConfigMapping) -> String? {
@@ -94,19 +82,43 @@ extension ConfigurationReader {
             provider = text
             origin = field.origin
         } else if field("provider", in: section) == nil {
-            provider = CMCC.providerID
+            provider = Self.defaultProvider
             origin = "\(path) (default \(provider))"
         } else {
             return nil  // not a string: reported
         }
-        guard Self.supportedProviders.contains(provider) else {
-            report(path, "\(origin): unknown provider '\(provider)'; supported: \(Self.supportedProviders.joined(separator: ", "))")
+        guard registry[provider] != nil else {
+            report(path, "\(origin): unknown provider '\(provider)'; supported: \(registry.ids.joined(separator: ", "))")
             return nil
         }
-        guard providers[provider] != nil else {
+        if providers[provider] == nil {
+            // Reported, and the app still read, so that its own problems are listed too.
             report(path, "\(origin) is '\(provider)', which is not configured: add providers.\(provider) with its baseURLs")
-            return nil
         }
         return provider
     }
+}
+
+/// One app entry as its provider reads it: secrets resolved, problems reported with key paths.
+final class AppEntryFields: AppFieldReader {
+    let reader: ConfigurationReader
+    let section: ConfigMapping
+    let appId: String
+    private let problemsBefore: Int
+
+    init(reader: ConfigurationReader, section: ConfigMapping, appId: String) {
+        self.reader = reader
+        self.section = section
+        self.appId = appId
+        problemsBefore = reader.problems.count
+    }
+
+    var sandboxEnabled: Bool { reader.sandbox.enabled }
+    var hasProblems: Bool { reader.problems.count > problemsBefore }
+    func isPresent(_ key: String) -> Bool { reader.field(key, in: section) != nil }
+    func path(of key: String) -> String { section.path(of: key) }
+    func choice(_ key: String, _ options: [String]) -> String? { reader.choice(key, in: section, options) }
+    func secret(_ key: String, purpose: String) -> String? { reader.field(key, in: section).flatMap { reader.textSecret($0, purpose: purpose) } }
+    func privateKey(_ key: String) -> RSAPrivateKey? { reader.field(key, in: section).flatMap { reader.loadPrivateKey($0) } }
+    func report(_ key: String, _ message: String) { reader.report(section.path(of: key), message) }
 }

@@ -19,6 +19,7 @@ extension ConfigurationReader {
 
         readSandbox(document["sandbox"])  // first: literal and sandbox: secrets depend on it
         var configuration = PassgateConfiguration()
+        configuration.registry = registry
         configuration.server = readServer(document["server"])
         configuration.admin = readAdmin(document["admin"])
         configuration.metrics = readMetrics(document["metrics"])

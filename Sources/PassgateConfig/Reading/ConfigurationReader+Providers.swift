@@ -1,11 +1,11 @@
 import PassgateCore
-import ProviderCMCC
 import Foundation
 import Yams
 
 extension ConfigurationReader {
-    /// Provider ids this build knows how to talk to.
-    static let supportedProviders = [CMCC.providerID]
+    /// An app entry without `provider` is a CMCC app (the first provider; older configurations
+    /// name no provider). A literal: the reader names no provider type.
+    static let defaultProvider = "cmcc"
 
     /// Reads `providers:`. With the sandbox enabled, `cmcc` may be absent or lack `baseURLs` (the server
     /// points it at the embedded sandbox); it is then present with no base URLs.
@@ -13,14 +13,14 @@ extension ConfigurationReader {
         var providers: [String: ProviderSettings] = [:]
         let entries = entries(of: node, path: "providers", expected: "a mapping of provider ids (cmcc: {baseURLs: […]})") ?? []
         for (id, value) in entries {
-            guard Self.supportedProviders.contains(id) else {
-                report("providers.\(id)", "unknown provider '\(id)'; supported: \(Self.supportedProviders.joined(separator: ", "))")
+            guard registry[id] != nil else {
+                report("providers.\(id)", "unknown provider '\(id)'; supported: \(registry.ids.joined(separator: ", "))")
                 continue
             }
             providers[id] = readProvider(id, value)
         }
         // Absent from the file but needed: the sandbox stands in for it, or overrides configure it.
-        for id in Self.supportedProviders where providers[id] == nil {
+        for id in registry.ids where providers[id] == nil {
             let prefix = Self.overridePrefix("providers_\(id)")
             let overridden = environment.contains { $0.key.hasPrefix(prefix) && !$0.value.isEmpty }
             guard overridden || sandbox.enabled else { continue }

@@ -1,5 +1,7 @@
 import Foundation
 import OpenSSLCrypto
+import PassgateCore
+import PassgateProviders
 import Yams
 
 /// One pass over a parsed configuration. Every `read…` method reports what it finds wrong and
@@ -15,9 +17,13 @@ final class ConfigurationReader {
     /// `sandbox:NAME` keys already loaded in this pass (several apps may share one).
     var sandboxKeys: [String: Result<RSAPrivateKey, SandboxKeyError>] = [:]
 
-    init(environment: [String: String], baseDirectory: String) {
+    /// The providers this load knows; each reads its own apps.
+    let registry: ProviderRegistry
+
+    init(environment: [String: String], baseDirectory: String, registry: ProviderRegistry = .builtIn) {
         self.environment = environment
         self.baseDirectory = baseDirectory
+        self.registry = registry
     }
 
     /// The parsed document, for the line numbers of problems.

@@ -1,17 +1,38 @@
-/// An HTTP POST to a carrier.
+/// An HTTP request to a provider.
 public struct CarrierHTTPRequest: Sendable {
+    /// A provider's own transport options: its TLS trust and egress proxy.
+    public struct Options: Sendable, Equatable {
+        /// PEM bundle of CA certificates; nil: the system's.
+        public var caFile: String?
+        /// Egress proxy URL; nil: none (environment proxy variables are ignored too).
+        public var proxy: String?
+
+        public init(caFile: String? = nil, proxy: String? = nil) {
+            self.caFile = caFile
+            self.proxy = proxy
+        }
+    }
+
+    /// `POST` or `GET`.
+    public var method: String
     public var url: String
     public var body: [UInt8]
     public var headers: [(name: String, value: String)]
     public var connectTimeoutMs: Int
     public var timeoutMs: Int
+    public var options: Options
 
-    public init(url: String, body: [UInt8], headers: [(name: String, value: String)] = [], connectTimeoutMs: Int, timeoutMs: Int) {
+    public init(
+        method: String = "POST", url: String, body: [UInt8], headers: [(name: String, value: String)] = [], connectTimeoutMs: Int, timeoutMs: Int,
+        options: Options = .init()
+    ) {
+        self.method = method
         self.url = url
         self.body = body
         self.headers = headers
         self.connectTimeoutMs = connectTimeoutMs
         self.timeoutMs = timeoutMs
+        self.options = options
     }
 }
 
@@ -28,7 +49,7 @@ public struct CarrierHTTPReply: Sendable {
     }
 }
 
-/// Sends carrier requests. The production conformance is the libcurl client; tests use fakes.
+/// Sends provider requests. The production conformance is the libcurl client; tests use fakes.
 ///
 /// A conformance throws `TransportFailure` when the exchange does not complete (so the caller
 /// can tell "not sent" from "may have been delivered"), and `CancellationError` when cancelled.

@@ -1,4 +1,3 @@
-import CarrierSandbox
 import Hummingbird
 import Logging
 import Metrics
@@ -40,23 +39,18 @@ extension PassgateRuntime {
         ])
     }
 
-    /// The reloader behind SIGHUP and `POST /admin/reload`. With the embedded sandbox, a reload
-    /// points providers at it again and hands it the new app credentials, as at start-up.
-    func makeReloader(running: PassgateConfiguration, live: LiveSettings, sandbox: CarrierSandbox?, logger: Logger) -> ConfigurationReloader {
+    /// The reloader behind SIGHUP and `POST /admin/reload`, with the caller's reload hooks (the
+    /// embedded sandbox points the providers at itself again and learns the new credentials).
+    func makeReloader(running: PassgateConfiguration, live: LiveSettings, logger: Logger) -> ConfigurationReloader {
         let source = reload
-        let sandboxPort = sandbox?.port
         return ConfigurationReloader(
             running: running, live: live, logger: logger,
             load: {
                 guard let source else { throw NoConfigurationSource() }
                 return try source()
             },
-            prepare: { configuration in
-                if let sandboxPort, configuration.sandbox.enabled { configuration.pointProvidersAtSandbox(port: sandboxPort) }
-            },
-            didApply: { configuration in
-                sandbox?.replaceApps(configuration.sandboxConfiguration.apps)
-            }
+            prepare: prepareReload,
+            didApply: didReload
         )
     }
 
@@ -119,13 +113,11 @@ final class ListenerPorts: Sendable {
     }
 
     private let state = Mutex(State())
-    private let sandbox: Int?
     private let expectsAdmin: Bool
     private let expectsMetrics: Bool
     private let onReady: @Sendable (PassgateRuntime.Endpoints) async -> Void
 
-    init(sandbox: Int?, expectsAdmin: Bool, expectsMetrics: Bool, onReady: @escaping @Sendable (PassgateRuntime.Endpoints) async -> Void) {
-        self.sandbox = sandbox
+    init(expectsAdmin: Bool, expectsMetrics: Bool, onReady: @escaping @Sendable (PassgateRuntime.Endpoints) async -> Void) {
         self.expectsAdmin = expectsAdmin
         self.expectsMetrics = expectsMetrics
         self.onReady = onReady
@@ -140,7 +132,7 @@ final class ListenerPorts: Sendable {
             change(&state)
             guard !state.reported, let api = state.api, !expectsAdmin || state.admin != nil, !expectsMetrics || state.metrics != nil else { return nil }
             state.reported = true
-            return PassgateRuntime.Endpoints(apiPort: api, sandboxPort: sandbox, adminPort: state.admin, metricsPort: state.metrics)
+            return PassgateRuntime.Endpoints(apiPort: api, adminPort: state.admin, metricsPort: state.metrics)
         }
         if let endpoints { await onReady(endpoints) }
     }

@@ -1,6 +1,4 @@
 import PassgateCore
-import ProviderCMCC
-import CarrierSandbox
 import CurlTransport
 import Hummingbird
 import Logging
@@ -14,13 +12,13 @@ import Prometheus
 import ServiceLifecycle
 import UnixSignals
 
-/// A whole Passgate process: the embedded sandbox (when enabled), the libcurl engine and the
-/// HTTP API, run as one `ServiceGroup` that starts in that order and stops in reverse.
+/// A whole Passgate process: the companions its caller composes in (the embedded sandbox, for
+/// `passgate serve`), the audit log, the libcurl engine and the listeners, run as one
+/// `ServiceGroup` that starts in that order and stops in reverse.
 public struct PassgateRuntime: Sendable {
     /// Where the instance listens once it is up.
     public struct Endpoints: Sendable, Equatable {
         public var apiPort: Int
-        public var sandboxPort: Int?
         /// Set once the admin listener is up (only when `admin.apiKeySHA256` is configured).
         public var adminPort: Int?
         /// Set once the metrics listener is up (unless `metrics.enabled` is false).
@@ -33,6 +31,14 @@ public struct PassgateRuntime: Sendable {
     /// Reads the configuration again for a reload (SIGHUP, `POST /admin/reload`); `nil` when the
     /// configuration did not come from a file, and reloads then keep the running one.
     public var reload: (@Sendable () throws -> PassgateConfiguration)?
+    /// Services the caller composes next to the server (the embedded sandbox): started before it,
+    /// stopped after it.
+    public var companions: [any Service] = []
+    /// Applied to a reloaded configuration before it is compared, as the caller did at start
+    /// (the embedded sandbox points the providers at itself again).
+    public var prepareReload: @Sendable (inout PassgateConfiguration) -> Void = { _ in }
+    /// Told every applied configuration (the embedded sandbox learns the new credentials).
+    public var didReload: @Sendable (PassgateConfiguration) -> Void = { _ in }
 
     public init(
         configuration: PassgateConfiguration, logSink: any LogSink = StandardOutputSink(), clock: any WallClock = SystemWallClock(),
@@ -58,18 +64,9 @@ public struct PassgateRuntime: Sendable {
     /// listener, when configured) listen.
     public func run(signals: [UnixSignal] = [], onReady: @escaping @Sendable (Endpoints) async -> Void = { _ in }) async throws {
         let logger = makeLogger()
-        var configuration = configuration
-        // First, before anything starts: a refused backend must not leave a sandbox running.
+        let configuration = configuration
         let store = try Self.makeStore(configuration.state, logger: makeLogger(label: "passgate.state"))
-        var services: [ServiceGroupConfiguration.ServiceConfiguration] = []
-
-        var sandbox: CarrierSandbox?
-        if configuration.sandbox.enabled {
-            let embedded = CarrierSandbox(configuration: configuration.sandboxConfiguration, clock: clock, logger: makeLogger(label: "passgate.sandbox"))
-            configuration.pointProvidersAtSandbox(port: try await embedded.start())
-            services.append(.init(service: embedded))
-            sandbox = embedded
-        }
+        var services: [ServiceGroupConfiguration.ServiceConfiguration] = companions.map { .init(service: $0) }
 
         let registry = PrometheusCollectorRegistry()
         let metricsFactory = PrometheusMetricsFactory(registry: registry)
@@ -81,8 +78,9 @@ public struct PassgateRuntime: Sendable {
         services.append(.init(service: curl))
 
         let metrics = PassgateMetrics(factory: metricsFactory)
-        let gateway = ProviderGateway(cmcc: CMCCProvider(transport: CurlCarrierTransport(client: curl), clock: clock),
-                                      providers: configuration.providers, metrics: metrics, audit: audit ?? NoAuditSink())
+        let gateway = ProviderGateway(
+            registry: configuration.registry, providers: configuration.providers, transport: CurlCarrierTransport(client: curl), clock: clock,
+            metrics: metrics, audit: audit ?? NoAuditSink())
         let monitor = StateStoreMonitor(store: store, backend: configuration.state.backend.rawValue, factory: metricsFactory,
                                         logger: makeLogger(label: "passgate.state"))
         services.append(.init(service: monitor, successTerminationBehavior: .ignore))
@@ -92,12 +90,12 @@ public struct PassgateRuntime: Sendable {
             ttlMs: configuration.state.replayTTLSeconds * 1000, flightMs: configuration.longestCarrierCallMs
         )
         let live = LiveSettings(RequestSettings(configuration: configuration, generation: 1))
-        let reloader = makeReloader(running: configuration, live: live, sandbox: sandbox, logger: logger)
+        let reloader = makeReloader(running: configuration, live: live, logger: logger)
         let router = buildRouter(ApplicationDependencies(
             live: live, exchange: exchange, metrics: metrics, readiness: readiness, logger: logger
         ))
         let ports = ListenerPorts(
-            sandbox: sandbox?.port, expectsAdmin: configuration.admin.isEnabled, expectsMetrics: configuration.metrics.enabled, onReady: onReady)
+            expectsAdmin: configuration.admin.isEnabled, expectsMetrics: configuration.metrics.enabled, onReady: onReady)
         let server = configuration.server
         let app = Application(
             router: router,

@@ -1,5 +1,4 @@
 import PassgateCore
-import ProviderCMCC
 import Foundation
 import Logging
 import PassgateAudit
@@ -14,11 +13,14 @@ protocol CarrierGateway: Sendable {
 }
 
 /// Calls the app's provider, failing over to the next base URL only when the failure proves the
-/// request never left, skipping base URLs whose circuit is open, and capping calls in flight;
-/// logs, meters and audits every call.
+/// request never left, skipping base URLs whose circuit is open, and capping calls in flight per
+/// provider; logs, meters and audits every call. Everything here is the same for every provider:
+/// the provider only prepares the call (`CarrierProvider`) and reads its reply.
 struct ProviderGateway: CarrierGateway {
-    let cmcc: CMCCProvider
+    let registry: ProviderRegistry
     let providers: [String: ProviderSettings]
+    let transport: any CarrierTransport
+    let clock: any WallClock
     let metrics: PassgateMetrics
     let audit: any AuditSink
     /// Whether calls land in the audit log; then a successful call's log line would repeat its
@@ -27,10 +29,15 @@ struct ProviderGateway: CarrierGateway {
     let breakers: [String: CircuitBreaker]
     let limiters: [String: CallLimiter]
 
-    init(cmcc: CMCCProvider, providers: [String: ProviderSettings], metrics: PassgateMetrics, audit: any AuditSink = NoAuditSink(),
-         nowMilliseconds: @escaping @Sendable () -> Int64 = MemoryStateStore.monotonicMilliseconds) {
-        self.cmcc = cmcc
+    init(
+        registry: ProviderRegistry, providers: [String: ProviderSettings], transport: any CarrierTransport, clock: any WallClock = SystemWallClock(),
+        metrics: PassgateMetrics, audit: any AuditSink = NoAuditSink(),
+        nowMilliseconds: @escaping @Sendable () -> Int64 = MemoryStateStore.monotonicMilliseconds
+    ) {
+        self.registry = registry
         self.providers = providers
+        self.transport = transport
+        self.clock = clock
         self.metrics = metrics
         self.audit = audit
         auditsCalls = !(audit is NoAuditSink)
@@ -44,22 +51,44 @@ struct ProviderGateway: CarrierGateway {
     }
 
     func phoneNumber(app: AppSettings, token: String, logger: Logger) async -> CarrierExchange<PhoneNumberOutcome> {
-        await withFailover(app: app, logger: logger) { endpoint in
-            let exchange = await cmcc.phoneNumber(app: app.cmccApp, token: token, endpoint: endpoint)
+        let prepared: PreparedCall<PhoneNumberOutcome>
+        do {
+            prepared = try provider(app).phoneNumber(app: app.settings, token: token, context: context(logger))
+        } catch {
+            return CarrierExchange(call: nil, result: .failure(error))
+        }
+        return await withFailover(app: app, logger: logger) { endpoint in
+            let exchange = await prepared.send(to: endpoint, via: transport)
             return (exchange, (try? exchange.result.get())?.maskedPhoneNumber)
         }
     }
 
     func verify(app: AppSettings, token: String, phoneNumber: String, logger: Logger) async -> CarrierExchange<VerificationOutcome> {
-        await withFailover(app: app, logger: logger) { endpoint in
-            (await cmcc.verify(app: app.cmccApp, token: token, phoneNumber: phoneNumber, endpoint: endpoint), MSISDN.mask(phoneNumber))
+        let prepared: PreparedCall<VerificationOutcome>
+        do {
+            prepared = try provider(app).verify(app: app.settings, token: token, phoneNumber: phoneNumber, context: context(logger))
+        } catch {
+            return CarrierExchange(call: nil, result: .failure(error))
         }
+        return await withFailover(app: app, logger: logger) { endpoint in
+            (await prepared.send(to: endpoint, via: transport), MSISDN.mask(phoneNumber))
+        }
+    }
+
+    /// The app's provider; the loader only loads apps of registered providers.
+    private func provider(_ app: AppSettings) throws(PassgateError) -> any CarrierProvider {
+        guard let provider = registry[app.provider] else { throw .internalError("provider \(app.provider) of app \(app.appId) is not registered") }
+        return provider
+    }
+
+    private func context(_ logger: Logger) -> CallContext {
+        CallContext(clock: clock, requestId: logger[metadataKey: "requestId"]?.description ?? MessageID.make())
     }
 
     /// Tries the provider's base URLs in order. Moving on is safe only after a failure that
     /// proves nothing was sent (DNS, refused, connect timeout, TLS handshake): the token is unspent.
     private func withFailover<Value>(
-        app: AppSettings, logger: Logger, call: (CMCCEndpoint) async -> (CarrierExchange<Value>, String?)
+        app: AppSettings, logger: Logger, call: (ProviderEndpoint) async -> (CarrierExchange<Value>, String?)
     ) async -> CarrierExchange<Value> {
         guard let provider = providers[app.provider], !provider.baseURLs.isEmpty else {
             return CarrierExchange(call: nil, result: .failure(.internalError("provider \(app.provider) has no base URL configured")))
@@ -67,7 +96,9 @@ struct ProviderGateway: CarrierGateway {
         let breaker = breakers[app.provider], limiter = limiters[app.provider]
         var last: CarrierExchange<Value>?
         for (index, base) in provider.baseURLs.enumerated() {
-            let endpoint = CMCCEndpoint(baseURL: base, connectTimeoutMs: provider.connectTimeoutMs, timeoutMs: provider.timeoutMs)
+            let endpoint = ProviderEndpoint(
+                baseURL: base, connectTimeoutMs: provider.connectTimeoutMs, timeoutMs: provider.timeoutMs,
+                options: CarrierHTTPRequest.Options(caFile: provider.caFile, proxy: provider.proxy))
             let permit = breaker?.permit(base) ?? .call
             guard permit != .refused else { continue }
             if let limiter, await limiter.acquire() == .timedOut {
@@ -109,7 +140,7 @@ struct ProviderGateway: CarrierGateway {
 
     /// Every base URL's circuit is open: fail fast, nothing sent.
     static func allCircuitsOpen<Value>(_ provider: ProviderSettings) -> CarrierExchange<Value> {
-        let hosts = provider.baseURLs.map { CMCCEndpoint(baseURL: $0).host }.joined(separator: ", ")
+        let hosts = provider.baseURLs.map { ProviderEndpoint(baseURL: $0).host }.joined(separator: ", ")
         let failure = TransportFailure(kind: .notStarted, detail: "circuit open for every base URL", host: hosts)
         return CarrierExchange(call: nil, result: .failure(PassgateError(
             .carrierUnavailable, .transport(failure),

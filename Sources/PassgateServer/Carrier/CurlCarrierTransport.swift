@@ -9,8 +9,9 @@ struct CurlCarrierTransport: CarrierTransport {
     func send(_ request: CarrierHTTPRequest) async throws -> CarrierHTTPReply {
         do {
             let response = try await client.send(CurlHTTPClient.Request(
-                method: .post, url: request.url, headers: request.headers, body: request.body,
-                connectTimeoutMs: request.connectTimeoutMs, timeoutMs: request.timeoutMs
+                method: CurlHTTPClient.Method(rawValue: request.method), url: request.url, headers: request.headers, body: request.body,
+                connectTimeoutMs: request.connectTimeoutMs, timeoutMs: request.timeoutMs,
+                caFile: request.options.caFile, proxy: request.options.proxy
             ))
             return CarrierHTTPReply(status: response.status, contentType: response.header("Content-Type"), body: response.body)
         } catch let error as CurlTransportError {

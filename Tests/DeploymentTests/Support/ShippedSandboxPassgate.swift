@@ -1,5 +1,6 @@
 import CurlTransport
 import Foundation
+import PassgateCLI
 import PassgateConfig
 import PassgateServer
 
@@ -20,12 +21,14 @@ struct ShippedSandboxPassgate {
     static let md5App = "300011111111"
 
     let endpoints: PassgateRuntime.Endpoints
+    /// The embedded sandbox's port (the shipped config enables it).
+    let sandboxPort: Int?
     let directory: String
     let logs: MemoryLogSink
     let http: CurlHTTPClient
 
     var api: String { "http://127.0.0.1:\(endpoints.apiPort)" }
-    var sandbox: String { "http://127.0.0.1:\(endpoints.sandboxPort ?? 0)" }
+    var sandbox: String { "http://127.0.0.1:\(sandboxPort ?? 0)" }
 
     /// Where Prometheus scrapes this instance: the metrics listener, not the API port.
     var metricsURL: String { "http://127.0.0.1:\(endpoints.metricsPort ?? 0)/metrics" }
@@ -46,17 +49,17 @@ struct ShippedSandboxPassgate {
 
         let logs = MemoryLogSink()
         let runtime = PassgateRuntime(configuration: configuration, logSink: logs)
-        let (stream, continuation) = AsyncStream<PassgateRuntime.Endpoints>.makeStream()
+        let (stream, continuation) = AsyncStream<(PassgateRuntime.Endpoints, Int?)>.makeStream()
         let task = Task {
             defer { continuation.finish() }
-            try await runtime.run { continuation.yield($0) }
+            try await EmbeddedSandbox.serve(runtime) { continuation.yield(($0, $1)) }
         }
         var iterator = stream.makeAsyncIterator()
-        guard let endpoints = await iterator.next() else {
+        guard let (endpoints, sandboxPort) = await iterator.next() else {
             try await task.value
             throw Failure("the runtime stopped before listening:\n\(logs.contents.joined(separator: "\n"))")
         }
-        let instance = ShippedSandboxPassgate(endpoints: endpoints, directory: directory, logs: logs, http: CurlHTTPClient())
+        let instance = ShippedSandboxPassgate(endpoints: endpoints, sandboxPort: sandboxPort, directory: directory, logs: logs, http: CurlHTTPClient())
         func stop() async {
             task.cancel()
             _ = try? await task.value

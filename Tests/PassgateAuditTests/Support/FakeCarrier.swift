@@ -18,5 +18,11 @@ struct FakeCarrier: CarrierTransport {
     }
 
     static let app = CMCCApp(appId: "300011111111", login: .md5(secret: "0123456789ABCDEF0123456789ABCDEF"), verify: nil)
-    static let endpoint = CMCCEndpoint(baseURL: "https://carrier.test")
+    static let endpoint = ProviderEndpoint(baseURL: "https://carrier.test")
+
+    /// One real `CMCCProvider` call to this carrier, sent as the server's gateway sends one.
+    func exchange(token: String) async throws -> CarrierExchange<PhoneNumberOutcome> {
+        let call = try CMCCProvider().phoneNumber(app: Self.app, token: token, context: CallContext(requestId: "audit-test"))
+        return await call.send(to: Self.endpoint, via: self)
+    }
 }

@@ -1,6 +1,7 @@
 import PassgateCore
 import CurlTransport
 import Foundation
+import PassgateCLI
 import PassgateConfig
 import PassgateServer
 import Testing
@@ -8,6 +9,8 @@ import Testing
 /// A Passgate instance running in-process on loopback, driven over real HTTP.
 struct RunningPassgate {
     let endpoints: PassgateRuntime.Endpoints
+    /// The embedded sandbox's port, when the configuration enables one (composed as `passgate serve` does).
+    let sandboxPort: Int?
     let logs: MemoryLogSink
     let http: CurlHTTPClient
     private let task: Task<Void, any Error>
@@ -30,17 +33,17 @@ struct RunningPassgate {
     ) async throws -> RunningPassgate {
         let logs = MemoryLogSink()
         let runtime = PassgateRuntime(configuration: configuration, logSink: logs, clock: clock, reload: reload)
-        let (stream, continuation) = AsyncStream<PassgateRuntime.Endpoints>.makeStream()
+        let (stream, continuation) = AsyncStream<(PassgateRuntime.Endpoints, Int?)>.makeStream()
         let task = Task {
             defer { continuation.finish() }
-            try await runtime.run { continuation.yield($0) }
+            try await EmbeddedSandbox.serve(runtime) { continuation.yield(($0, $1)) }
         }
         var iterator = stream.makeAsyncIterator()
-        guard let endpoints = await iterator.next() else {
+        guard let (endpoints, sandboxPort) = await iterator.next() else {
             try await task.value
             throw StartFailure(logs: logs.contents)
         }
-        return RunningPassgate(endpoints: endpoints, logs: logs, http: CurlHTTPClient(), task: task)
+        return RunningPassgate(endpoints: endpoints, sandboxPort: sandboxPort, logs: logs, http: CurlHTTPClient(), task: task)
     }
 
     struct StartFailure: Error { var logs: [String] }
@@ -60,7 +63,7 @@ struct RunningPassgate {
         try #require(response.status == 200, "GET /metrics answered \(response.status)")
         return String(decoding: response.body, as: UTF8.self)
     }
-    var sandbox: String { "http://127.0.0.1:\(endpoints.sandboxPort ?? 0)" }
+    var sandbox: String { "http://127.0.0.1:\(sandboxPort ?? 0)" }
 
     /// A raw request to the API.
     func send(_ method: CurlHTTPClient.Method, _ path: String, body: [UInt8] = [], headers: [(name: String, value: String)]) async throws -> Answer {

@@ -33,10 +33,10 @@ enum TestConfiguration {
         cmcc.connectTimeoutMs = min(1000, timeoutMs - 1)
         configuration.providers = [CMCC.providerID: cmcc]
         configuration.apps = try! [
-            AppSettings(appId: md5App, signMode: .md5, secret: md5Secret, appKey: appKey),
-            AppSettings(appId: rsaApp, signMode: .rsa, appKey: appKey, privateKey: rsaKey),
-            AppSettings(appId: secondMD5App, signMode: .md5, secret: secondSecret),
-        ]
+            CMCCApp(appId: md5App, signMode: .md5, secret: md5Secret, appKey: appKey),
+            CMCCApp(appId: rsaApp, signMode: .rsa, appKey: appKey, privateKey: rsaKey),
+            CMCCApp(appId: secondMD5App, signMode: .md5, secret: secondSecret),
+        ].map { AppSettings(provider: CMCC.providerID, settings: $0) }
         configuration.clients = [
             ClientSettings(id: "shop", apiKeySHA256: hash(apiKey), apps: [md5App, rsaApp, secondMD5App]),
             ClientSettings(id: "other", apiKeySHA256: hash(otherApiKey), apps: [secondMD5App]),

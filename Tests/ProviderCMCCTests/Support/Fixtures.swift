@@ -11,7 +11,7 @@ enum Fixtures {
 
     static let md5App = CMCCApp(appId: "300011111111", login: .md5(secret: "0123456789ABCDEF0123456789ABCDEF"), verify: .appKey("ABCDEF0123456789"))
     static var rsaApp: CMCCApp { CMCCApp(appId: "300022222222", login: .rsa(privateKey: appKey), verify: nil) }
-    static let endpoint = CMCCEndpoint(baseURL: "https://carrier.test/", connectTimeoutMs: 500, timeoutMs: 1500)
+    static let endpoint = ProviderEndpoint(baseURL: "https://carrier.test/", connectTimeoutMs: 500, timeoutMs: 1500)
 
     /// JSON text -> bytes.
     static func json(_ text: String) -> [UInt8] { Array(text.utf8) }

@@ -1,4 +1,5 @@
 import PassgateCore
+import ProviderCMCC
 import Foundation
 import Synchronization
 
@@ -36,5 +37,30 @@ final class ScriptedTransport: CarrierTransport {
     static func msgId(ofVerify request: CarrierHTTPRequest) -> String {
         let object = try! JSONSerialization.jsonObject(with: Data(request.body)) as! [String: Any]
         return (object["header"] as! [String: Any])["msgId"] as! String
+    }
+}
+
+/// The CMCC provider's calls sent through a transport, exactly as the server's gateway sends one
+/// attempt (`PreparedCall.send`): what the provider tests drive a scripted carrier with.
+struct ScriptedCMCC {
+    let transport: any CarrierTransport
+    var clock: any WallClock = SystemWallClock()
+
+    func phoneNumber(app: CMCCApp, token: String, endpoint: ProviderEndpoint) async -> CarrierExchange<PhoneNumberOutcome> {
+        do {
+            let call = try CMCCProvider().phoneNumber(app: app, token: token, context: CallContext(clock: clock, requestId: "test"))
+            return await call.send(to: endpoint, via: transport)
+        } catch {
+            return CarrierExchange(call: nil, result: .failure(error))
+        }
+    }
+
+    func verify(app: CMCCApp, token: String, phoneNumber: String, endpoint: ProviderEndpoint) async -> CarrierExchange<VerificationOutcome> {
+        do {
+            let call = try CMCCProvider().verify(app: app, token: token, phoneNumber: phoneNumber, context: CallContext(clock: clock, requestId: "test"))
+            return await call.send(to: endpoint, via: transport)
+        } catch {
+            return CarrierExchange(call: nil, result: .failure(error))
+        }
     }
 }

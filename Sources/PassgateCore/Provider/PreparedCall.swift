@@ -1,0 +1,61 @@
+/// An HTTP request a provider built and signed, relative to one of its base URLs.
+public struct ProviderRequest: Sendable {
+    public enum Method: String, Sendable { case get = "GET", post = "POST" }
+
+    public var method: Method
+    /// The path, and the query when the provider signs one, appended to the base URL.
+    public var path: String
+    public var headers: [(name: String, value: String)]
+    public var body: [UInt8]
+    /// Our id for this call (CMCC's msgid): in the call record, the logs and the audit line.
+    public var msgid: String
+
+    public init(method: Method = .post, path: String, headers: [(name: String, value: String)], body: [UInt8], msgid: String) {
+        self.method = method
+        self.path = path
+        self.headers = headers
+        self.body = body
+        self.msgid = msgid
+    }
+}
+
+/// What a provider made of one reply.
+public struct ProviderAnswer<Value: Sendable>: Sendable {
+    /// The provider's own result code, when it sent one.
+    public var rawCode: String?
+    /// The provider's id for the call (billing record), when it sent one.
+    public var taskId: String?
+    /// Whether the provider bills this call (its code says so, whatever Passgate then makes of it).
+    public var billable: Bool
+    public var result: Result<Value, PassgateError>
+
+    public init(rawCode: String?, taskId: String?, billable: Bool, result: Result<Value, PassgateError>) {
+        self.rawCode = rawCode
+        self.taskId = taskId
+        self.billable = billable
+        self.result = result
+    }
+
+    /// A reply that is no protocol answer at all: nothing to bill, no code.
+    public static func failure(_ error: PassgateError) -> ProviderAnswer {
+        ProviderAnswer(rawCode: nil, taskId: nil, billable: false, result: .failure(error))
+    }
+}
+
+/// A signed request and how to read its reply: what a provider hands the server for one call.
+public struct PreparedCall<Value: Sendable>: Sendable {
+    public var provider: String
+    public var operation: CarrierCall.Operation
+    public var request: ProviderRequest
+    public var interpret: @Sendable (CarrierHTTPReply) -> ProviderAnswer<Value>
+
+    public init(
+        provider: String, operation: CarrierCall.Operation, request: ProviderRequest,
+        interpret: @escaping @Sendable (CarrierHTTPReply) -> ProviderAnswer<Value>
+    ) {
+        self.provider = provider
+        self.operation = operation
+        self.request = request
+        self.interpret = interpret
+    }
+}

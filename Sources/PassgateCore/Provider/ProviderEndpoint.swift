@@ -1,0 +1,29 @@
+/// Where and how patiently to call a provider: one of its base URLs with its provider's timeouts
+/// and transport options.
+public struct ProviderEndpoint: Sendable, Equatable {
+    /// E.g. `https://www.cmpassport.com`, without a trailing slash.
+    public var baseURL: String
+    public var connectTimeoutMs: Int
+    public var timeoutMs: Int
+    /// The provider's own TLS trust and egress proxy.
+    public var options: CarrierHTTPRequest.Options
+
+    public init(baseURL: String, connectTimeoutMs: Int = 1000, timeoutMs: Int = 3000, options: CarrierHTTPRequest.Options = .init()) {
+        self.baseURL = baseURL.hasSuffix("/") ? String(baseURL.dropLast()) : baseURL
+        self.connectTimeoutMs = connectTimeoutMs
+        self.timeoutMs = timeoutMs
+        self.options = options
+    }
+
+    /// The host part of `baseURL`, for messages and metrics.
+    public var host: String {
+        // Bytes, not Characters: read on every carrier call (metrics, logs).
+        let utf8 = Array(baseURL.utf8)
+        var start = 0
+        if let index = (0..<max(0, utf8.count - 2)).first(where: { utf8[$0] == 58 && utf8[$0 + 1] == 47 && utf8[$0 + 2] == 47 }) {
+            start = index + 3  // after "://"
+        }
+        let end = utf8[start...].firstIndex(of: UInt8(ascii: "/")) ?? utf8.count
+        return String(decoding: utf8[start..<end], as: UTF8.self)
+    }
+}

@@ -1,0 +1,19 @@
+/// The providers this build speaks to, by id. Adding one is one line where the registry is made
+/// (`PassgateProviders.builtIn`); tests add theirs the same way.
+public struct ProviderRegistry: Sendable {
+    private let byId: [String: any CarrierProvider]
+
+    public init(_ providers: [any CarrierProvider]) {
+        byId = Dictionary(providers.map { ($0.id, $0) }, uniquingKeysWith: { _, last in last })
+    }
+
+    public subscript(id: String) -> (any CarrierProvider)? { byId[id] }
+
+    /// Every registered id, sorted (for messages: "supported: cmcc, …").
+    public var ids: [String] { byId.keys.sorted() }
+
+    /// This registry with `providers` added (a test's provider, say).
+    public func adding(_ providers: [any CarrierProvider]) -> ProviderRegistry {
+        ProviderRegistry(Array(byId.values) + providers)
+    }
+}
