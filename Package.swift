@@ -253,6 +253,7 @@ let package = Package(
         .testTarget(
             name: "PassgateServerTests",
             dependencies: [
+                "PassgateProviders",
                 "PassgateCLI",
                 "ProviderCMCC",
                 "PassgateServer", "PassgateConfig", "PassgateState", "CarrierSandbox", "PassgateCore", "CurlTransport", "OpenSSLCrypto",

@@ -44,6 +44,35 @@ struct TLSTests {
         }
     }
 
+    @Test("a request's own caFile is used for it alone: one client serves providers that pin different CAs")
+    func perRequestCAFile() async throws {
+        try await withTLSServer { server in
+            try await withClient { client in
+                let url = "https://127.0.0.1:\(server.port)/"
+                let pinned = try await client.send(.init(url: url, caFile: server.certificateFile))
+                #expect(pinned.status == 200)
+                // The next request without the override is checked against the client's own trust again.
+                let error = await transportError { try await client.send(.init(url: url)) }
+                #expect(error?.kind == .tlsCertificateRejected && error?.delivery == .notSent)
+            }
+        }
+    }
+
+    @Test("a request's own proxy is used for it alone: a refused proxy fails it unsent, the next request goes direct")
+    func perRequestProxy() async throws {
+        try await withTLSServer { server in
+            try await withClient { client in
+                let url = "https://127.0.0.1:\(server.port)/"
+                let refused = try ProcessInfoHelpers.closedPort()
+                let error = await transportError {
+                    try await client.send(.init(url: url, caFile: server.certificateFile, proxy: "http://127.0.0.1:\(refused)"))
+                }
+                #expect(error?.delivery == .notSent, "\(String(describing: error))")
+                #expect(try await client.send(.init(url: url, caFile: server.certificateFile)).status == 200)
+            }
+        }
+    }
+
     @Test("an unreadable caFile is a TLS configuration error and not sent")
     func missingCAFile() async throws {
         try await withTLSServer { server in
