@@ -1,4 +1,3 @@
-import NIOCore
 import Synchronization
 
 /// At most `limit` carrier calls in flight; the rest wait their turn, first come first served,
@@ -8,6 +7,9 @@ import Synchronization
 /// here without end: each one holding a client connection and its memory, and each answered only
 /// after the client has long given up. A caller that gets no slot in time makes no call, so its
 /// token is unspent and the client may retry it (`carrier_unavailable`).
+///
+/// A thin owner of `CallLimiterStateMachine`: it keeps the waiters' continuations and timers,
+/// and resumes every continuation after leaving its lock.
 final class CallLimiter: Sendable {
     /// Whether the caller may make its call.
     enum Admission: Sendable, Equatable {
@@ -23,17 +25,12 @@ final class CallLimiter: Sendable {
     }
 
     private struct State {
-        var available: Int
-        var nextTicket: UInt64 = 0
-        /// Tickets in arrival order. A ticket whose waiter timed out stays until `release` skips it,
-        /// so giving up costs O(1) instead of a search of the queue.
-        var order = CircularBuffer<UInt64>()
-        /// Whoever removes a waiter from here resumes it: exactly once, by a release or by its timer.
+        var machine: CallLimiterStateMachine
         var waiters: [UInt64: Waiter] = [:]
     }
 
     let maxWait: Duration
-    // `Mutex`: every critical section is a few dictionary and buffer operations.
+    // `Mutex`: every critical section is one state-machine event and a dictionary operation.
     private let state: Mutex<State>
     /// Told the number of waiters whenever it changes, inside the lock so that values arrive in
     /// order (a gauge). Called only when calls queue, never on the uncontended path.
@@ -42,38 +39,31 @@ final class CallLimiter: Sendable {
     init(limit: Int, maxWait: Duration, waitingChanged: @escaping @Sendable (Int) -> Void = { _ in }) {
         self.maxWait = maxWait
         self.waitingChanged = waitingChanged
-        state = Mutex(State(available: limit))
+        state = Mutex(State(machine: CallLimiterStateMachine(limit: limit)))
     }
 
     /// Callers waiting for a slot now.
-    var waiting: Int { state.withLock { $0.waiters.count } }
+    var waiting: Int { state.withLock { $0.machine.waitingCount } }
 
     /// Takes a slot, waiting at most `maxWait` for one; after `.granted`, call `release()` once
     /// the call is over.
     func acquire() async -> Admission {
         // The common case takes a slot without suspending: a continuation resumed at once would
         // still cost the task a trip through the executor queue and often a thread wake-up.
-        let taken = state.withLock { state in
-            guard state.available > 0 else { return false }
-            state.available -= 1
-            return true
-        }
-        if taken { return .granted }
-        guard maxWait > .zero else { return .timedOut }
+        let mayWait = maxWait > .zero
+        let first = state.withLock { $0.machine.acquire(mayWait: false) }
+        if first == .granted { return .granted }
+        guard mayWait else { return .timedOut }
         return await withCheckedContinuation { continuation in
-            let ticket = state.withLock { state -> UInt64? in
-                if state.available > 0 {
-                    state.available -= 1
-                    return nil
+            let action = state.withLock { state -> CallLimiterStateMachine.AcquireAction in
+                let action = state.machine.acquire(mayWait: true)
+                if case .wait(let ticket) = action {
+                    state.waiters[ticket] = Waiter(continuation: continuation)
+                    waitingChanged(state.machine.waitingCount)
                 }
-                let ticket = state.nextTicket
-                state.nextTicket &+= 1
-                state.order.append(ticket)
-                state.waiters[ticket] = Waiter(continuation: continuation)
-                waitingChanged(state.waiters.count)
-                return ticket
+                return action
             }
-            guard let ticket else { return continuation.resume(returning: .granted) }
+            guard case .wait(let ticket) = action else { return continuation.resume(returning: .granted) }
             let timer = Task { [maxWait] in
                 try? await Task.sleep(for: maxWait)
                 guard !Task.isCancelled else { return }
@@ -91,13 +81,10 @@ final class CallLimiter: Sendable {
     /// Frees a slot: the longest-waiting caller gets it, else it becomes available.
     func release() {
         let next = state.withLock { state -> Waiter? in
-            while let ticket = state.order.popFirst() {
-                guard let waiter = state.waiters.removeValue(forKey: ticket) else { continue }
-                waitingChanged(state.waiters.count)
-                return waiter
-            }
-            state.available += 1
-            return nil
+            guard case .grant(let ticket) = state.machine.release() else { return nil }
+            let waiter = state.waiters.removeValue(forKey: ticket)
+            waitingChanged(state.machine.waitingCount)
+            return waiter
         }
         guard let next else { return }
         next.timer?.cancel()
@@ -106,8 +93,9 @@ final class CallLimiter: Sendable {
 
     private func expire(_ ticket: UInt64) {
         let waiter = state.withLock { state -> Waiter? in
-            guard let waiter = state.waiters.removeValue(forKey: ticket) else { return nil }
-            waitingChanged(state.waiters.count)
+            guard state.machine.timedOut(ticket: ticket) else { return nil }
+            let waiter = state.waiters.removeValue(forKey: ticket)
+            waitingChanged(state.machine.waitingCount)
             return waiter
         }
         waiter?.continuation.resume(returning: .timedOut)
