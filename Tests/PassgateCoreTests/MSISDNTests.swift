@@ -63,7 +63,7 @@ struct MSISDNTests {
             Issue.record("decrypted to \(number)")
         } catch {
             #expect(error.code == .msisdnDecryptFailed)
-            #expect(error.httpStatus == 502 && !error.retryable)
+            #expect(!error.retryable && error.action == .fixConfig)
             guard case .decryption = error.reason else { Issue.record("reason \(error.reason)"); return }
         }
     }

@@ -28,27 +28,6 @@ extension PassgateError {
         case configInvalid = "config_invalid"
         case internalError = "internal_error"
 
-        /// The HTTP status the REST API answers with.
-        public var httpStatus: Int {
-            switch self {
-            case .invalidRequest: 400
-            case .unauthenticated: 401
-            case .appForbidden: 403
-            case .appUnknown, .notFound: 404
-            case .methodNotAllowed: 405
-            case .payloadTooLarge: 413
-            case .unsupportedMediaType: 415
-            case .tokenInvalid, .tokenWrongProduct, .tokenAppMismatch, .configInvalid: 422
-            case .rateLimited: 429
-            case .signatureRejected, .appNotEnabled, .ipNotWhitelisted, .quotaExhausted, .msisdnDecryptFailed,
-                .carrierRejected, .carrierError, .carrierBadResponse:
-                502
-            case .carrierUnavailable, .serviceDraining: 503
-            case .carrierTimeout: 504
-            case .internalError: 500
-            }
-        }
-
         /// Whether the same request with the same token may succeed if sent again, when nothing
         /// more specific is known. True only where the token is provably unspent: Passgate refused
         /// before calling (`rate_limited`, `service_draining`), or the request never reached the

@@ -30,8 +30,6 @@ public struct PassgateError: Error, Sendable, CustomStringConvertible {
         self.action = action ?? code.defaultAction
     }
 
-    /// The HTTP status this error answers with.
-    public var httpStatus: Int { code.httpStatus }
 
     /// The carrier's own answer, when the carrier answered.
     public var carrierAnswer: CarrierAnswer? {

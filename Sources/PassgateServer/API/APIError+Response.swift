@@ -33,15 +33,46 @@ struct ErrorEnvelope: Encodable {
     }
 }
 
-extension PassgateError {
-    /// The JSON error response; `Retry-After` is set on `rate_limited` and `service_draining`.
+extension PassgateError.Code {
+    /// The HTTP status the REST API answers with; the codes themselves know no HTTP (PassgateCore).
+    var httpStatus: Int {
+        switch self {
+        case .invalidRequest: 400
+        case .unauthenticated: 401
+        case .appForbidden: 403
+        case .appUnknown, .notFound: 404
+        case .methodNotAllowed: 405
+        case .payloadTooLarge: 413
+        case .unsupportedMediaType: 415
+        case .tokenInvalid, .tokenWrongProduct, .tokenAppMismatch, .configInvalid: 422
+        case .rateLimited: 429
+        case .signatureRejected, .appNotEnabled, .ipNotWhitelisted, .quotaExhausted, .msisdnDecryptFailed,
+            .carrierRejected, .carrierError, .carrierBadResponse:
+            502
+        case .carrierUnavailable, .serviceDraining: 503
+        case .carrierTimeout: 504
+        case .internalError: 500
+        }
+    }
+}
+
+/// Errors render themselves, as Hummingbird's own do: a route just throws.
+extension PassgateError: HTTPResponseError {
+    public var status: HTTPResponse.Status { HTTPResponse.Status(code: code.httpStatus) }
+
+    public func response(from request: Request, context: some RequestContext) throws -> Response {
+        let requestId = (context as? PassgateRequestContext)?.requestId ?? MessageID.make()
+        return response(requestId: requestId, retryAfterSeconds: retryAfterSeconds ?? (code == .rateLimited || code == .serviceDraining ? 1 : nil))
+    }
+
+    /// The JSON error response; `Retry-After` when `retryAfterSeconds` is given.
     func response(requestId: String, retryAfterSeconds: Int? = nil) -> Response {
         var headers = HTTPFields()
         headers[.contentType] = JSONBody.contentType
         headers[.requestID] = requestId
         if let retryAfterSeconds { headers[.retryAfter] = String(retryAfterSeconds) }
         let body = (try? JSONBody.encoder.encode(ErrorEnvelope(self, requestId: requestId))) ?? Data(#"{"error":{"code":"internal_error"}}"#.utf8)
-        return Response(status: HTTPResponse.Status(code: httpStatus), headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: body)))
+        return Response(status: status, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: body)))
     }
 
     /// Maps errors Hummingbird raises itself (unknown route, body too large) into the contract.

@@ -37,7 +37,7 @@ struct RequestLifecycleMiddleware: RouterMiddleware {
                     message: "\(request.uri.path) does not accept \(request.method.rawValue); it accepts \(allow) (see the Allow header and openapi.yaml).")
             }
             failure = mapped
-            var answered = mapped.response(requestId: context.requestId, retryAfterSeconds: Self.retryAfter(mapped))
+            var answered = try mapped.response(from: request, context: context)
             if let allow { answered.headers[.allow] = allow }
             response = answered
         }
@@ -67,11 +67,6 @@ struct RequestLifecycleMiddleware: RouterMiddleware {
         }
         let level: Logger.Level = failure?.code == .internalError ? .error : (status >= 500 ? .warning : .info)
         logger.log(level: level, "request", metadata: metadata)
-    }
-
-    /// Seconds for `Retry-After`: the error's own figure, else 1 for the codes that promise one.
-    static func retryAfter(_ error: PassgateError) -> Int? {
-        error.retryAfterSeconds ?? (error.code == .rateLimited || error.code == .serviceDraining ? 1 : nil)
     }
 
     /// Keeps a caller's id when it is short and plain (no log injection), else makes one.
