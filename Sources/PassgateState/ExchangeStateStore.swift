@@ -19,6 +19,14 @@ public protocol ExchangeStateStore: Sendable {
 
     /// A round trip, for `/readyz`.
     func ping() async throws(StateStoreError)
+
+    /// Whether other instances see this store. When not, the in-process single flight already
+    /// covers every duplicate, and the claim and release round trips are skipped.
+    var isShared: Bool { get }
+}
+
+extension ExchangeStateStore {
+    public var isShared: Bool { true }
 }
 
 /// The state store cannot be used: Passgate refuses the request rather than risk spending a

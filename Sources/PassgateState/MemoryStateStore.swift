@@ -73,6 +73,9 @@ public final class MemoryStateStore: ExchangeStateStore {
 
     public func ping() async throws(StateStoreError) {}
 
+    /// One process: the in-process single flight is all the claiming there is to do.
+    public var isShared: Bool { false }
+
     /// Live entries (tests and metrics).
     public var count: Int {
         let time = now()

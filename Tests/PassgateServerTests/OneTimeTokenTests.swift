@@ -123,6 +123,42 @@ struct OneTimeTokenTests {
         }
     }
 
+    /// The memory store, counting claims and releases, shared or not as the test says.
+    final class CountingStore: ExchangeStateStore {
+        let inner = MemoryStateStore()
+        let shared: Bool
+        let claims = Mutex(0)
+
+        init(shared: Bool) { self.shared = shared }
+
+        var isShared: Bool { shared }
+        func get(_ key: String) async throws(StateStoreError) -> [UInt8]? { try await inner.get(key) }
+        func set(_ key: String, value: [UInt8], ttlMs: Int) async throws(StateStoreError) { try await inner.set(key, value: value, ttlMs: ttlMs) }
+        func claim(_ key: String, owner: String, ttlMs: Int) async throws(StateStoreError) -> Bool {
+            claims.withLock { $0 += 1 }
+            return try await inner.claim(key, owner: owner, ttlMs: ttlMs)
+        }
+        func release(_ key: String, owner: String) async throws(StateStoreError) {
+            claims.withLock { $0 += 1 }
+            try await inner.release(key, owner: owner)
+        }
+        func ping() async throws(StateStoreError) {}
+    }
+
+    @Test("a store no other instance sees gets no claim or release round trips; a shared one gets one of each per call")
+    func claimsOnlyWhenShared() async throws {
+        for shared in [false, true] {
+            let store = CountingStore(shared: shared)
+            let gateway = CountingGateway { _ in .success(PhoneNumberOutcome(phoneNumber: "13800138000", carrierTaskId: "T")) }
+            let exchange = try OneTimeTokenExchange(gateway: gateway, store: store, replayKey: Array(repeating: 7, count: 32), ttlMs: 300_000, flightMs: 5000)
+            let first = await exchange.phoneNumber(client: "c", app: TestConfiguration.make().apps[0], token: "tok", logger: Logger(label: "test"))
+            #expect((try? first.result.get())?.phoneNumber == "13800138000" && !first.replayed)
+            let replay = await exchange.phoneNumber(client: "c", app: TestConfiguration.make().apps[0], token: "tok", logger: Logger(label: "test"))
+            #expect(replay.replayed && gateway.calls.withLock { $0 } == 1)
+            #expect(store.claims.withLock { $0 } == (shared ? 2 : 0), "shared: \(shared)")
+        }
+    }
+
     @Test("replay entries expire after their TTL; transport failures are never remembered")
     func expiryAndWhatIsRemembered() async throws {
         let now = Mutex<Int64>(0)

@@ -15,15 +15,6 @@ enum StoredOutcome: Codable, Sendable, Equatable {
                         carrierCode: answer?.code, carrierMessage: answer?.message, action: error.action.rawValue)
     }
 
-    /// Only what is final for the token is remembered: a success, or a token-level rejection.
-    /// Transport failures are not: a retry may still reach the carrier and learn the truth.
-    static func isFinal(_ result: Result<StoredOutcome, PassgateError>) -> Bool {
-        switch result {
-        case .success: true
-        case .failure(let error): error.code.isTokenLevel
-        }
-    }
-
     var error: PassgateError? {
         guard case .failure(let code, let message, let provider, let carrierCode, let carrierMessage, let action) = self else { return nil }
         let stable = PassgateError.Code(rawValue: code) ?? .internalError
@@ -34,11 +25,6 @@ enum StoredOutcome: Codable, Sendable, Equatable {
                                  retryable: false, action: storedAction)
         }
         return PassgateError(stable, .local("replayed outcome"), message: message, retryable: false, action: storedAction)
-    }
-
-    /// The outcome as the caller receives it: a stored failure becomes its error again.
-    var result: Result<StoredOutcome, PassgateError> {
-        error.map { .failure($0) } ?? .success(self)
     }
 
     /// The synthesized `Codable` form (`{"case":{"field":…}}`, absent optionals left out), written
