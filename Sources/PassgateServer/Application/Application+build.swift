@@ -7,7 +7,7 @@ import Prometheus
 /// Everything a Passgate application instance is built from.
 struct ApplicationDependencies: Sendable {
     var live: LiveSettings
-    var exchange: any TokenExchanging
+    var exchange: OneTimeTokenExchange
     var metrics: PassgateMetrics
     var readiness: Readiness
     var logger: Logger

@@ -3,14 +3,8 @@ import HTTPTypes
 import OpenSSLCrypto
 import PassgateConfig
 
-/// Who may call the API. A protocol so tests and future key stores can stand in.
-protocol ClientAuthenticating: Sendable {
-    /// The client behind an `Authorization` header value, or `unauthenticated`.
-    func authenticate(authorization: String?) throws(PassgateError) -> ClientSettings
-}
-
 /// Authenticates `Bearer` API keys against the configured SHA-256 hashes.
-struct ClientAuthenticator: ClientAuthenticating {
+struct ClientAuthenticator: Sendable {
     let clients: [ClientSettings]
 
     func authenticate(authorization: String?) throws(PassgateError) -> ClientSettings {

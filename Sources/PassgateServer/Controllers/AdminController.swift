@@ -4,7 +4,7 @@ import PassgateConfig
 
 /// `POST /admin/reload` on the admin listener (loopback by default), behind the admin key.
 struct AdminController {
-    let authenticator: any ClientAuthenticating
+    let authenticator: ClientAuthenticator
     let reloader: ConfigurationReloader
 
     init(keyHash: [UInt8], reloader: ConfigurationReloader) {

@@ -14,7 +14,7 @@ import PassgateConfig
 struct PhoneNumberController {
     let live: LiveSettings
     let readiness: Readiness
-    let exchange: any TokenExchanging
+    let exchange: OneTimeTokenExchange
     let logger: Logger
 
     var routes: RouteCollection<PassgateRequestContext> {

@@ -12,13 +12,6 @@ struct ExchangeAnswer<Value: Sendable>: Sendable {
     var replayed: Bool
 }
 
-/// What the controllers call. A protocol so the single-instance and shared-state variants, and
-/// tests, can stand in.
-protocol TokenExchanging: Sendable {
-    func phoneNumber(client: String, app: AppSettings, token: String, logger: Logger) async -> ExchangeAnswer<PhoneNumberOutcome>
-    func verify(client: String, app: AppSettings, token: String, phoneNumber: String, logger: Logger) async -> ExchangeAnswer<VerificationOutcome>
-}
-
 /// One-time tokens: nothing lost, nothing spent twice.
 ///
 /// - The final outcome of each exchange is kept under `HMAC(replayKey, client, app, operation,
@@ -31,7 +24,7 @@ protocol TokenExchanging: Sendable {
 ///   completes and its outcome is stored for the retry (`OneTimeTokenTests.disconnectThenRetry`).
 ///   Only a forced shutdown, after the drain and shutdown timeouts, cancels it: the call then
 ///   ends as a transport failure, which is never stored.
-final class OneTimeTokenExchange: TokenExchanging {
+final class OneTimeTokenExchange: Sendable {
     /// What followers in this process get: the leader's outcome in the stored form.
     typealias Flight = SharedFlight<Result<StoredOutcome, PassgateError>>
 

@@ -8,7 +8,7 @@ import Synchronization
 struct RequestSettings: Sendable {
     /// 1 for the configuration the process started with, +1 per applied reload.
     let generation: Int
-    let authenticator: any ClientAuthenticating
+    let authenticator: ClientAuthenticator
     let rateLimiter: ClientRateLimiter
     let apps: [String: AppSettings]
     let maxBodyBytes: Int
