@@ -95,7 +95,7 @@ struct HotPathEncodingTests {
                                 maskedPhoneNumber: "138****8000", carrierTaskId: nil, replayed: false, reference: nil),
         ]
         for phone in phones {
-            var object = JSONObjectBytes()
+            var object = JSONObjectWriter()
             phone.writeJSON(into: &object)
             #expect(String(decoding: object.finish(), as: UTF8.self) == String(decoding: try JSONBody.encoder.encode(phone), as: UTF8.self))
         }
@@ -103,7 +103,7 @@ struct HotPathEncodingTests {
             for (taskId, reference) in [("t", Self.awkward), (nil, nil)] as [(String?, String?)] {
                 let verify = VerifyResponse(requestId: "r", appId: "300011111111", provider: "cmcc", result: result,
                                             carrierTaskId: taskId, replayed: taskId == nil, reference: reference)
-                var object = JSONObjectBytes()
+                var object = JSONObjectWriter()
                 verify.writeJSON(into: &object)
                 #expect(String(decoding: object.finish(), as: UTF8.self) == String(decoding: try JSONBody.encoder.encode(verify), as: UTF8.self))
             }

@@ -68,8 +68,7 @@ extension SandboxEngine {
         do throws(SandboxError) {
             let tokens = try mint(appId: appId, phoneNumber: phoneNumber, product: product, count: count ?? 1)
             let lifetime = configuration.tokenLifetimeSeconds
-            if count != nil { return .json(200, JSONWriter.encode(MintedBatch(tokens: tokens, expiresInSeconds: lifetime))) }
-            return .json(200, JSONWriter.encode(MintedToken(token: tokens[0], expiresInSeconds: lifetime)))
+            return .json(200, JSONWriter.minted(tokens, batch: count != nil, expiresInSeconds: lifetime))
         } catch {
             return .error(400, error.message)
         }
@@ -116,14 +115,4 @@ extension SandboxEngine {
         ])
         return SandboxAnswer(action: .respond(status: 204, contentType: nil, body: [], headers: []))
     }
-}
-
-private struct MintedToken: Encodable {
-    var token: String
-    var expiresInSeconds: Int
-}
-
-private struct MintedBatch: Encodable {
-    var tokens: [String]
-    var expiresInSeconds: Int
 }

@@ -61,7 +61,7 @@ final class SandboxEngine: Sendable {
             return mintEndpoint(request.body)
         case "/sandbox/stats":
             guard request.method == "GET" || request.method == "HEAD" else { return Self.methodNotAllowed(request, allowed: "GET") }
-            return .json(200, JSONWriter.encode(stats))
+            return .json(200, JSONWriter.stats(stats))
         case "/sandbox/faults":
             guard request.method == "PUT" else { return Self.methodNotAllowed(request, allowed: "PUT") }
             return faultsEndpoint(request.body)

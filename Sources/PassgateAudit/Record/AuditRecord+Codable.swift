@@ -53,71 +53,22 @@ extension AuditRecord: Codable {
 extension AuditRecord {
     /// The record as one line of JSON ending in `\n`, keys in `AuditRecord.keys` order.
     public func jsonLine() -> [UInt8] {
-        var line = JSONLine()
-        line.string("time", AuditTime.iso8601(milliseconds: timeMilliseconds), first: true)
-        line.string("requestId", requestId)
-        line.string("client", client)
-        line.string("appId", appId)
-        line.string("provider", provider)
-        line.string("operation", operation)
-        line.string("msgid", msgid)
-        line.string("carrierTaskId", carrierTaskId)
-        line.string("rawCode", rawCode)
-        line.string("normalizedCode", normalizedCode)
-        line.raw("billable", billable ? "true" : "false")
-        line.raw("latencyMs", JSONLine.number(latencyMs))
-        line.string("host", host)
-        return line.finish()
-    }
-}
-
-/// Builds the fixed-shape audit line; the request path calls it, so it avoids per-byte work
-/// where it can.
-struct JSONLine {
-    private(set) var bytes: [UInt8]
-
-    init() {
-        bytes = []
-        bytes.reserveCapacity(400)  // once: from a one-byte literal this was a second allocation
-        bytes.append(UInt8(ascii: "{"))
-    }
-
-    mutating func key(_ name: StaticString, first: Bool) {
-        if !first { bytes.append(UInt8(ascii: ",")) }
-        bytes.append(UInt8(ascii: "\""))
-        name.withUTF8Buffer { bytes.append(contentsOf: $0) }
-        bytes.append(UInt8(ascii: "\""))
-        bytes.append(UInt8(ascii: ":"))
-    }
-
-    mutating func string(_ name: StaticString, _ value: String?, first: Bool = false) {
-        key(name, first: first)
-        guard var value else { return bytes.append(contentsOf: "null".utf8) }
-        value.withUTF8 { JSONText.appendQuoted($0, to: &bytes) }
-    }
-
-    mutating func raw(_ name: StaticString, _ text: String) {
-        key(name, first: false)
-        bytes.append(contentsOf: text.utf8)
-    }
-
-    consuming func finish() -> [UInt8] {
-        bytes.append(UInt8(ascii: "}"))
+        var line = JSONObjectWriter(capacity: 400)
+        line.add("time", AuditTime.iso8601(milliseconds: timeMilliseconds))
+        line.add("requestId", requestId)
+        line.add("client", client)
+        line.add("appId", appId)
+        line.add("provider", provider)
+        line.add("operation", operation)
+        line.add("msgid", msgid)
+        line.add("carrierTaskId", orNull: carrierTaskId)
+        line.add("rawCode", orNull: rawCode)
+        line.add("normalizedCode", normalizedCode)
+        line.add("billable", billable)
+        line.add("latencyMs", decimal: latencyMs)
+        line.add("host", host)
+        var bytes = line.finish()
         bytes.append(UInt8(ascii: "\n"))
         return bytes
-    }
-
-    /// Milliseconds rounded to microseconds; non-finite values (never expected) as 0.
-    static func number(_ value: Double) -> String {
-        guard value.isFinite else { return "0" }
-        let micros = (value * 1000).rounded()
-        guard abs(micros) < 1e15 else { return String(value.rounded()) }
-        let whole = Int64(micros)
-        let fraction = abs(whole % 1000)
-        guard fraction != 0 else { return String(whole / 1000) }
-        var digits = String(fraction)
-        digits = String(repeating: "0", count: 3 - digits.count) + digits
-        while digits.hasSuffix("0") { digits.removeLast() }
-        return "\(whole < 0 && whole / 1000 == 0 ? "-" : "")\(whole / 1000).\(digits)"
     }
 }

@@ -10,43 +10,12 @@ public enum AuditTime {
 
     /// `2026-11-21T10:15:00.123Z` for `milliseconds` since the Unix epoch.
     public static func iso8601(milliseconds: Int64) -> String {
-        let days = CivilDate.floorDivide(milliseconds, millisecondsPerDay)
-        let msOfDay = milliseconds - days * millisecondsPerDay
-        let (year, month, day) = CivilDate.civil(fromDays: days)
-        var text = [UInt8]()
-        text.reserveCapacity(24)
-        append(&text, year, width: 4)
-        text.append(UInt8(ascii: "-"))
-        append(&text, month, width: 2)
-        text.append(UInt8(ascii: "-"))
-        append(&text, day, width: 2)
-        text.append(UInt8(ascii: "T"))
-        append(&text, msOfDay / 3_600_000, width: 2)
-        text.append(UInt8(ascii: ":"))
-        append(&text, msOfDay / 60_000 % 60, width: 2)
-        text.append(UInt8(ascii: ":"))
-        append(&text, msOfDay / 1000 % 60, width: 2)
-        text.append(UInt8(ascii: "."))
-        append(&text, msOfDay % 1000, width: 3)
-        text.append(UInt8(ascii: "Z"))
-        return String(decoding: text, as: UTF8.self)
+        Timestamp.string(milliseconds: milliseconds, style: .iso8601)
     }
 
     /// `20261121T101500Z`, the sortable stamp in rotated file names.
     static func compactStamp(milliseconds: Int64) -> String {
-        let days = CivilDate.floorDivide(milliseconds, millisecondsPerDay)
-        let secondOfDay = (milliseconds - days * millisecondsPerDay) / 1000
-        let (year, month, day) = CivilDate.civil(fromDays: days)
-        var text = [UInt8]()
-        append(&text, year, width: 4)
-        append(&text, month, width: 2)
-        append(&text, day, width: 2)
-        text.append(UInt8(ascii: "T"))
-        append(&text, secondOfDay / 3600, width: 2)
-        append(&text, secondOfDay / 60 % 60, width: 2)
-        append(&text, secondOfDay % 60, width: 2)
-        text.append(UInt8(ascii: "Z"))
-        return String(decoding: text, as: UTF8.self)
+        Timestamp.string(milliseconds: milliseconds, style: .compact)
     }
 
     /// Parses `YYYY-MM-DDTHH:MM:SS[.fraction]Z` (UTC only, as the writer emits) to epoch
@@ -83,13 +52,4 @@ public enum AuditTime {
         return date.startMilliseconds(offsetMilliseconds: 0) + hour * 3_600_000 + minute * 60_000 + second * 1000 + milli
     }
 
-
-    private static func append(_ text: inout [UInt8], _ value: Int64, width: Int) {
-        var divisor: Int64 = 1
-        for _ in 1..<width { divisor *= 10 }
-        while divisor > 0 {
-            text.append(UInt8(48 + (value / divisor) % 10))
-            divisor /= 10
-        }
-    }
 }

@@ -72,7 +72,6 @@ extension UsageReport {
             throw UsageReportError(kind: .unreadable, message: "cannot read the audit file '\(path)': \(String(cString: strerror(errno)))")
         }
         defer { close(fd) }
-        let decoder = JSONDecoder()
         var buffer = [UInt8](repeating: 0, count: 1 << 20)
         var carry: [UInt8] = []
         var lineNumber = 0
@@ -87,10 +86,10 @@ extension UsageReport {
             for index in 0..<count where buffer[index] == UInt8(ascii: "\n") {
                 lineNumber += 1
                 if carry.isEmpty {
-                    consume(buffer[start..<index], file: path, line: lineNumber, decoder: decoder, complete: true)
+                    consume(buffer[start..<index], file: path, line: lineNumber, complete: true)
                 } else {
                     carry.append(contentsOf: buffer[start..<index])
-                    consume(carry[...], file: path, line: lineNumber, decoder: decoder, complete: true)
+                    consume(carry[...], file: path, line: lineNumber, complete: true)
                     carry.removeAll(keepingCapacity: true)
                 }
                 start = index + 1
@@ -98,33 +97,21 @@ extension UsageReport {
             carry.append(contentsOf: buffer[start..<count])
         }
         if !carry.isEmpty {
-            consume(carry[...], file: path, line: lineNumber + 1, decoder: decoder, complete: false)
+            consume(carry[...], file: path, line: lineNumber + 1, complete: false)
         }
     }
 
-    private mutating func consume(_ line: ArraySlice<UInt8>, file: String, line number: Int, decoder: JSONDecoder, complete: Bool) {
+    private mutating func consume(_ line: ArraySlice<UInt8>, file: String, line number: Int, complete: Bool) {
         guard line.contains(where: { $0 != UInt8(ascii: " ") && $0 != UInt8(ascii: "\r") && $0 != UInt8(ascii: "\t") }) else { return }
-        if let record = AuditLineParser.parse(line) {
-            return add(record)
-        }
-        do {
-            add(try decoder.decode(AuditRecord.self, from: Data(line)))
-        } catch {
-            let reason = complete ? "not an audit record (\(Self.decodingReason(error)))" : "incomplete last line (torn by a crash or still being written)"
+        switch AuditRecord.read(line) {
+        case .success(let record):
+            add(record)
+        case .failure(let problem):
+            let reason = complete ? "not an audit record (\(problem.reason))" : "incomplete last line (torn by a crash or still being written)"
             addMalformed(file: file, line: number, reason: reason)
         }
     }
 
-    static func decodingReason(_ error: any Error) -> String {
-        switch error {
-        case DecodingError.keyNotFound(let key, _): "missing '\(key.stringValue)'"
-        case DecodingError.typeMismatch(_, let context), DecodingError.valueNotFound(_, let context):
-            "wrong type for '\(context.codingPath.map(\.stringValue).joined(separator: "."))'"
-        case DecodingError.dataCorrupted(let context) where !context.codingPath.isEmpty:
-            "bad '\(context.codingPath.map(\.stringValue).joined(separator: "."))'"
-        default: "invalid JSON"
-        }
-    }
 
     static func reason(_ error: any Error) -> String {
         (error as NSError).localizedDescription

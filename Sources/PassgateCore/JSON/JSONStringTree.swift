@@ -14,12 +14,17 @@ public indirect enum JSONStringTree: Sendable, Equatable {
         }
     }
 
-    /// Compact UTF-8 JSON.
+    /// Compact UTF-8 JSON, written by the one JSON writer.
     public var bytes: [UInt8] {
-        var output = [UInt8]()
-        output.reserveCapacity(512)
-        write(into: &output)
-        return output
+        switch self {
+        case .string(let text):
+            var output: [UInt8] = []
+            JSONText.appendQuoted(text, to: &output)
+            return output
+        case .object:
+            var writer = writer(capacity: 512)
+            return writer.finish()
+        }
     }
 
     /// The string value of `key` in this object (one level).
@@ -30,19 +35,16 @@ public indirect enum JSONStringTree: Sendable, Equatable {
         return text
     }
 
-    private func write(into output: inout [UInt8]) {
-        switch self {
-        case .string(let text):
-            JSONText.appendQuoted(text, to: &output)
-        case .object(let fields):
-            output.append(UInt8(ascii: "{"))
-            for (index, (key, value)) in fields.enumerated() {
-                if index > 0 { output.append(UInt8(ascii: ",")) }
-                JSONText.appendQuoted(key, to: &output)
-                output.append(UInt8(ascii: ":"))
-                value.write(into: &output)
+    /// This object's members in order, nested objects included.
+    private func writer(capacity: Int) -> JSONObjectWriter {
+        var writer = JSONObjectWriter(capacity: capacity)
+        guard case .object(let fields) = self else { return writer }
+        for (key, value) in fields {
+            switch value {
+            case .string(let text): writer.add(key, text)
+            case .object: writer.add(key, object: value.writer(capacity: 128))
             }
-            output.append(UInt8(ascii: "}"))
         }
+        return writer
     }
 }

@@ -9,20 +9,7 @@ public enum BeijingTimestamp {
 
     /// The 17-digit string for `milliseconds` since the Unix epoch.
     public static func string(milliseconds: Int64) -> String {
-        let local = milliseconds + offsetMilliseconds
-        let days = CivilDate.floorDivide(local, 86_400_000)
-        let msOfDay = local - days * 86_400_000
-        let (year, month, day) = CivilDate.civil(fromDays: days)
-        var digits = [UInt8]()
-        digits.reserveCapacity(17)
-        append(&digits, year, width: 4)
-        append(&digits, month, width: 2)
-        append(&digits, day, width: 2)
-        append(&digits, msOfDay / 3_600_000, width: 2)
-        append(&digits, msOfDay / 60_000 % 60, width: 2)
-        append(&digits, msOfDay / 1000 % 60, width: 2)
-        append(&digits, msOfDay % 1000, width: 3)
-        return String(decoding: digits, as: UTF8.self)
+        Timestamp.string(milliseconds: milliseconds, offsetMilliseconds: offsetMilliseconds, style: .digits17)
     }
 
     /// The current Beijing time from `clock`.
@@ -46,15 +33,5 @@ public enum BeijingTimestamp {
         guard day >= 1, CivilDate.civil(fromDays: days) == (year, month, day) else { return nil }
         let local = days * 86_400_000 + hour * 3_600_000 + minute * 60_000 + second * 1000 + milli
         return local - offsetMilliseconds
-    }
-
-
-    private static func append(_ digits: inout [UInt8], _ value: Int64, width: Int) {
-        var divisor: Int64 = 1
-        for _ in 1..<width { divisor *= 10 }
-        while divisor > 0 {
-            digits.append(UInt8(48 + (value / divisor) % 10))
-            divisor /= 10
-        }
     }
 }

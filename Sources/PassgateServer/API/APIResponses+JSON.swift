@@ -8,51 +8,11 @@ import NIOCore
 /// a request's CPU time. The output is what `JSONBody.encoder` would write: compact, keys
 /// sorted, absent optionals left out.
 protocol JSONObjectWritable: Encodable {
-    func writeJSON(into object: inout JSONObjectBytes)
-}
-
-/// A JSON object being written; keys must be added in the order they should appear.
-struct JSONObjectBytes {
-    private(set) var bytes: [UInt8] = []
-    private var empty = true
-
-    init() {
-        bytes.reserveCapacity(256)  // before the brace: from a one-byte literal this was a second allocation
-        bytes.append(UInt8(ascii: "{"))
-    }
-
-    mutating func add(_ key: String, _ value: String?) {
-        guard let value else { return }
-        member(key)
-        JSONText.appendQuoted(value, to: &bytes)
-    }
-
-    mutating func add(_ key: String, _ value: Bool) {
-        member(key)
-        bytes.append(contentsOf: value ? "true".utf8 : "false".utf8)
-    }
-
-    /// A nested object, finished here.
-    mutating func add(_ key: String, object: JSONObjectBytes) {
-        var nested = object
-        member(key)
-        bytes.append(contentsOf: nested.finish())
-    }
-
-    mutating func finish() -> [UInt8] {
-        bytes.append(UInt8(ascii: "}"))
-        return bytes
-    }
-
-    private mutating func member(_ key: String) {
-        if empty { empty = false } else { bytes.append(UInt8(ascii: ",")) }
-        JSONText.appendQuoted(key, to: &bytes)
-        bytes.append(UInt8(ascii: ":"))
-    }
+    func writeJSON(into object: inout JSONObjectWriter)
 }
 
 extension PhoneNumberResponse: JSONObjectWritable {
-    func writeJSON(into object: inout JSONObjectBytes) {
+    func writeJSON(into object: inout JSONObjectWriter) {
         object.add("appId", appId)
         object.add("carrierTaskId", carrierTaskId)
         object.add("maskedPhoneNumber", maskedPhoneNumber)
@@ -65,7 +25,7 @@ extension PhoneNumberResponse: JSONObjectWritable {
 }
 
 extension VerifyResponse: JSONObjectWritable {
-    func writeJSON(into object: inout JSONObjectBytes) {
+    func writeJSON(into object: inout JSONObjectWriter) {
         object.add("appId", appId)
         object.add("carrierTaskId", carrierTaskId)
         object.add("provider", provider)
@@ -83,7 +43,7 @@ extension JSONBody {
         var headers = HTTPFields()
         headers[.contentType] = contentType
         headers[.requestID] = requestId
-        var object = JSONObjectBytes()
+        var object = JSONObjectWriter()
         value.writeJSON(into: &object)
         return Response(status: status, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: object.finish())))
     }

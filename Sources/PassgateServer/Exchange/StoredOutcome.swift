@@ -32,7 +32,7 @@ enum StoredOutcome: Codable, Sendable, Equatable {
     /// CPU (bench/PROFILE.md). Replays are rare, so ``decode(_:)`` keeps `JSONDecoder`, and entries
     /// written by either stay readable by both (StoredOutcomeEncodingTests).
     func encoded() -> [UInt8] {
-        var fields = JSONObjectBytes()
+        var fields = JSONObjectWriter()
         let name: String
         switch self {
         case .phoneNumber(let phoneNumber, let taskId):
@@ -52,7 +52,7 @@ enum StoredOutcome: Codable, Sendable, Equatable {
             fields.add("carrierCode", carrierCode)
             fields.add("carrierMessage", carrierMessage)
         }
-        var outer = JSONObjectBytes()
+        var outer = JSONObjectWriter()
         outer.add(name, object: fields)
         return outer.finish()
     }

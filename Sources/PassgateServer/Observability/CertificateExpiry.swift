@@ -54,6 +54,6 @@ public enum CertificateExpiry {
     }
 
     static func iso8601(_ seconds: Int64) -> String {
-        ISO8601DateFormatter().string(from: Date(timeIntervalSince1970: TimeInterval(seconds)))
+        Timestamp.string(milliseconds: seconds * 1000, style: .iso8601)
     }
 }

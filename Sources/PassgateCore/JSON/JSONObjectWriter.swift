@@ -1,0 +1,84 @@
+/// Writes one JSON object straight into UTF-8 bytes, members in the order they are added: the one
+/// JSON writer of Passgate, for API answers, log lines, audit lines, replay entries and provider
+/// request bodies. No Foundation objects and no bridging: every request writes several objects.
+public struct JSONObjectWriter: Sendable {
+    public private(set) var bytes: [UInt8] = []
+    private var empty = true
+
+    /// `capacity`: bytes reserved up front, before the brace (from a one-byte array, growing to a
+    /// typical line was a second allocation).
+    public init(capacity: Int = 256) {
+        bytes.reserveCapacity(capacity)
+        bytes.append(UInt8(ascii: "{"))
+    }
+
+    /// `"key":"value"`; nothing at all when `value` is nil.
+    public mutating func add(_ key: String, _ value: String?) {
+        guard let value else { return }
+        member(key)
+        JSONText.appendQuoted(value, to: &bytes)
+    }
+
+    /// `"key":"value"`, or `"key":null` when `value` is nil (fixed-shape lines keep every key).
+    public mutating func add(_ key: String, orNull value: String?) {
+        member(key)
+        guard let value else { return bytes.append(contentsOf: "null".utf8) }
+        JSONText.appendQuoted(value, to: &bytes)
+    }
+
+    public mutating func add(_ key: String, _ value: Bool) {
+        member(key)
+        bytes.append(contentsOf: value ? "true".utf8 : "false".utf8)
+    }
+
+    public mutating func add(_ key: String, _ value: Int) {
+        member(key)
+        bytes.append(contentsOf: String(value).utf8)
+    }
+
+    /// A number with at most three decimals (milliseconds to the microsecond), shortest form.
+    public mutating func add(_ key: String, decimal value: Double) {
+        member(key)
+        bytes.append(contentsOf: Self.decimal(value).utf8)
+    }
+
+    /// A nested object, finished here.
+    public mutating func add(_ key: String, object: JSONObjectWriter) {
+        var nested = object
+        member(key)
+        bytes.append(contentsOf: nested.finish())
+    }
+
+    /// A value already encoded as JSON (an array, say), copied as it is.
+    public mutating func add(_ key: String, json: [UInt8]) {
+        member(key)
+        bytes.append(contentsOf: json)
+    }
+
+    /// The object's bytes, closed.
+    public mutating func finish() -> [UInt8] {
+        bytes.append(UInt8(ascii: "}"))
+        return bytes
+    }
+
+    private mutating func member(_ key: String) {
+        if empty { empty = false } else { bytes.append(UInt8(ascii: ",")) }
+        JSONText.appendQuoted(key, to: &bytes)
+        bytes.append(UInt8(ascii: ":"))
+    }
+
+    /// `value` rounded to three decimals, trailing zeros dropped; non-finite values (never
+    /// expected) as 0. Integer arithmetic: `String(format:)` looks up a locale on every call.
+    public static func decimal(_ value: Double) -> String {
+        guard value.isFinite else { return "0" }
+        let micros = (value * 1000).rounded()
+        guard abs(micros) < 1e15 else { return String(value.rounded()) }
+        let whole = Int64(micros)
+        let fraction = abs(whole % 1000)
+        guard fraction != 0 else { return String(whole / 1000) }
+        var digits = String(fraction)
+        digits = String(repeating: "0", count: 3 - digits.count) + digits
+        while digits.hasSuffix("0") { digits.removeLast() }
+        return "\(whole < 0 && whole / 1000 == 0 ? "-" : "")\(whole / 1000).\(digits)"
+    }
+}
