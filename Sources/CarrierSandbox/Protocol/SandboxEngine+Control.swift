@@ -47,12 +47,12 @@ extension SandboxEngine {
 
     /// `POST /sandbox/tokens {"appId", "phoneNumber", "product"?, "count"? (bench mode)}`.
     func mintEndpoint(_ body: [UInt8]) -> SandboxAnswer {
-        guard let object = JSONValue.parse(body)?.object else { return .error(400, "body: must be a JSON object") }
-        guard let appId = object["appId"]?.string else { return .error(400, "appId: missing or not a string") }
-        guard let phoneNumber = object["phoneNumber"]?.string else { return .error(400, "phoneNumber: missing or not a string") }
+        guard let object = ParsedJSON.sandboxParse(body)?.members else { return .error(400, "body: must be a JSON object") }
+        guard let appId = object["appId"]?.stringValue else { return .error(400, "appId: missing or not a string") }
+        guard let phoneNumber = object["phoneNumber"]?.stringValue else { return .error(400, "phoneNumber: missing or not a string") }
         var product = SandboxProduct.login
         if let value = object["product"] {
-            guard let parsed = value.string.flatMap(SandboxProduct.init(rawValue:)) else {
+            guard let parsed = value.stringValue.flatMap(SandboxProduct.init(rawValue:)) else {
                 return .error(400, "product: must be \"login\" or \"verify\"")
             }
             product = parsed
@@ -76,10 +76,10 @@ extension SandboxEngine {
 
     /// `PUT /sandbox/faults {"fault"?, "latencyMs"?, "resultCode"?}`.
     func faultsEndpoint(_ body: [UInt8]) -> SandboxAnswer {
-        guard let object = JSONValue.parse(body)?.object else { return .error(400, "body: must be a JSON object") }
+        guard let object = ParsedJSON.sandboxParse(body)?.members else { return .error(400, "body: must be a JSON object") }
         var fault: SandboxFault?
         if let value = object["fault"] {
-            guard let parsed = value.string.flatMap(SandboxFault.init(rawValue:)) else {
+            guard let parsed = value.stringValue.flatMap(SandboxFault.init(rawValue:)) else {
                 return .error(400, "fault: must be one of \(SandboxFault.allCases.map(\.rawValue).joined(separator: ", "))")
             }
             fault = parsed
@@ -94,10 +94,10 @@ extension SandboxEngine {
         // `resultCode`: a code to answer instead of success; "" or null clears it.
         var resultCode: String??
         if let value = object["resultCode"] {
-            if case .null = value { resultCode = .some(nil) } else if value.string == "" {
+            if case .null = value { resultCode = .some(nil) } else if value.stringValue == "" {
                 resultCode = .some(nil)
             } else {
-                guard let code = value.string, (1...8).contains(code.utf8.count), code.utf8.allSatisfy({ (48...57).contains($0) }) else {
+                guard let code = value.stringValue, (1...8).contains(code.utf8.count), code.utf8.allSatisfy({ (48...57).contains($0) }) else {
                     return .error(400, "resultCode: must be a string of 1-8 digits (a CMCC result code such as \"104201\"), or \"\" to clear it")
                 }
                 resultCode = .some(code)

@@ -11,15 +11,15 @@ extension SandboxEngine {
     /// its kind, the app's capability and the quota decide.
     func validateLogin(_ request: SandboxRequest, settings: RuntimeSettings, now: Int64) -> CarrierOutcome {
         var outcome = CarrierOutcome(.login, timestamp: BeijingTimestamp.string(milliseconds: now))
-        guard let object = JSONValue.parse(request.body)?.object else {
+        guard let object = ParsedJSON.sandboxParse(request.body)?.members else {
             return outcome.answer("103211", "request body is not a JSON object")
         }
-        outcome.echo = object["msgid"]?.string ?? ""
-        outcome.appId = object["appid"]?.string ?? ""
-        if let (key, value) = object.sorted(by: { $0.key < $1.key }).first(where: { $0.value.string == nil }) {
-            return outcome.answer("103211", "field \(key) is a JSON \(value.typeName); every value must be a string")
+        outcome.echo = object["msgid"]?.stringValue ?? ""
+        outcome.appId = object["appid"]?.stringValue ?? ""
+        if let (key, value) = object.sorted(by: { $0.key < $1.key }).first(where: { $0.value.stringValue == nil }) {
+            return outcome.answer("103211", "field \(key) is a JSON \(value.kindDescription); every value must be a string")
         }
-        let fields = object.compactMapValues(\.string)
+        let fields = object.compactMapValues(\.stringValue)
         if let missing = Self.loginRequiredFields.first(where: { fields[$0] == nil }) {
             return outcome.answer("103414", "missing field \(missing)")
         }

@@ -9,11 +9,11 @@ extension SandboxEngine {
     /// and its kind, the quota and the phone digest decide (000 / 001).
     func validateVerify(_ request: SandboxRequest, settings: RuntimeSettings, now: Int64) -> CarrierOutcome {
         var outcome = CarrierOutcome(.verify, timestamp: BeijingTimestamp.string(milliseconds: now))
-        guard let root = JSONValue.parse(request.body)?.object else {
+        guard let root = ParsedJSON.sandboxParse(request.body)?.members else {
             return outcome.answer("303", "request body is not a JSON object")
         }
-        let header: [String: JSONValue]
-        let body: [String: JSONValue]
+        let header: [String: ParsedJSON]
+        let body: [String: ParsedJSON]
         switch (Self.section(root["header"]), Self.section(root["body"])) {
         case (.missing, _): return outcome.answer("102", "missing header")
         case (_, .missing): return outcome.answer("102", "missing body")
@@ -21,15 +21,15 @@ extension SandboxEngine {
         case (_, .unparseable): return outcome.answer("303", "body is neither an object nor a JSON object string")
         case (.object(let h), .object(let b)): (header, body) = (h, b)
         }
-        outcome.echo = header["msgId"]?.string ?? ""
-        outcome.appId = header["appId"]?.string ?? ""
+        outcome.echo = header["msgId"]?.stringValue ?? ""
+        outcome.appId = header["appId"]?.stringValue ?? ""
         for (name, section) in [("header", header), ("body", body)] {
-            if let (key, value) = section.sorted(by: { $0.key < $1.key }).first(where: { $0.value.string == nil }) {
-                return outcome.answer("102", "\(name).\(key) is a JSON \(value.typeName); every value must be a string")
+            if let (key, value) = section.sorted(by: { $0.key < $1.key }).first(where: { $0.value.stringValue == nil }) {
+                return outcome.answer("102", "\(name).\(key) is a JSON \(value.kindDescription); every value must be a string")
             }
         }
-        let head = header.compactMapValues(\.string)
-        let fields = body.compactMapValues(\.string)
+        let head = header.compactMapValues(\.stringValue)
+        let fields = body.compactMapValues(\.stringValue)
         if let missing = ["version", "msgId", "timestamp", "appId"].first(where: { head[$0] == nil }) {
             return outcome.answer("102", "missing header.\(missing)")
         }
@@ -95,17 +95,17 @@ extension SandboxEngine {
     }
 
     private enum Section {
-        case object([String: JSONValue])
+        case object([String: ParsedJSON])
         case missing
         case unparseable
     }
 
     /// `header`/`body` as an object, also when sent as a JSON string (some integrations do).
-    private static func section(_ value: JSONValue?) -> Section {
+    private static func section(_ value: ParsedJSON?) -> Section {
         switch value {
         case nil, .null?: .missing
-        case .object(let fields)?: .object(fields)
-        case .string(let text)?: JSONValue.parse(Array(text.utf8))?.object.map(Section.object) ?? .unparseable
+        case .object?: value?.members.map(Section.object) ?? .unparseable
+        case .string(let text)?: ParsedJSON.sandboxParse(Array(text.utf8))?.members.map(Section.object) ?? .unparseable
         default: .unparseable
         }
     }
