@@ -47,6 +47,9 @@ let package = Package(
         // MARK: Libraries
         .target(
             name: "DedicatedThreads",
+            dependencies: [
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ],
             swiftSettings: swiftSettings
         ),
         .target(
@@ -121,6 +124,7 @@ let package = Package(
                 "CHiredis",
                 "DedicatedThreads",
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ],
             swiftSettings: swiftSettings
         ),
@@ -193,10 +197,18 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
         .testTarget(
+            name: "DedicatedThreadsTests",
+            dependencies: [
+                "DedicatedThreads",
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
             name: "CurlTransportTests",
             dependencies: [
                 "CurlTransport",
-                "DedicatedThreads",
                 "PassgateTestSupport",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
@@ -224,7 +236,11 @@ let package = Package(
         ),
         .testTarget(
             name: "PassgateStateTests",
-            dependencies: ["PassgateState", "OpenSSLCrypto", "PassgateTestSupport"],
+            dependencies: [
+                "PassgateState", "OpenSSLCrypto", "PassgateTestSupport",
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ],
             swiftSettings: swiftSettings
         ),
         .testTarget(
