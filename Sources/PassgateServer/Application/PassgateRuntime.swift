@@ -60,7 +60,8 @@ public struct PassgateRuntime: Sendable {
         var configuration = configuration
         // First, before anything starts: a refused backend must not leave a sandbox running.
         let store = try Self.makeStore(configuration.state, logger: makeLogger(label: "passgate.state"))
-        var services: [ServiceGroupConfiguration.ServiceConfiguration] = []
+        // First in, so last out: calls finishing during the shutdown still reach the store.
+        var services: [ServiceGroupConfiguration.ServiceConfiguration] = [.init(service: store)]
 
         var sandbox: CarrierSandbox?
         if configuration.sandbox.enabled {
@@ -124,13 +125,7 @@ public struct PassgateRuntime: Sendable {
         groupConfiguration.maximumGracefulShutdownDuration = .seconds(server.drainSeconds + server.shutdownTimeoutSeconds)
         groupConfiguration.maximumCancellationDuration = .seconds(5)
         let group = ServiceGroup(configuration: groupConfiguration)
-        do {
-            try await group.run()
-        } catch {
-            await (store as? RedisStateStore)?.shutdown()
-            throw error
-        }
-        await (store as? RedisStateStore)?.shutdown()
+        try await group.run()
         logger.notice("stopped")
     }
 }
