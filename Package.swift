@@ -48,6 +48,9 @@ let package = Package(
         // MARK: Libraries
         .target(
             name: "DedicatedThreads",
+            dependencies: [
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ],
             swiftSettings: swiftSettings
         ),
         .target(
@@ -138,6 +141,7 @@ let package = Package(
                 "CHiredis",
                 "DedicatedThreads",
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ],
             swiftSettings: swiftSettings
         ),
@@ -215,10 +219,18 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
         .testTarget(
+            name: "DedicatedThreadsTests",
+            dependencies: [
+                "DedicatedThreads",
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
             name: "CurlTransportTests",
             dependencies: [
                 "CurlTransport",
-                "DedicatedThreads",
                 "PassgateTestSupport",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
@@ -247,7 +259,11 @@ let package = Package(
         ),
         .testTarget(
             name: "PassgateStateTests",
-            dependencies: ["PassgateState", "OpenSSLCrypto", "PassgateTestSupport"],
+            dependencies: [
+                "PassgateState", "OpenSSLCrypto", "PassgateTestSupport",
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ],
             swiftSettings: swiftSettings
         ),
         .testTarget(

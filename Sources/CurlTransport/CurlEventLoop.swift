@@ -125,7 +125,7 @@ final class CurlEventLoop {
     }
 
     /// Makes curl run the transfer on `easy` (every transfer on its socket) although nothing
-    /// happened there: see ``CurlEngine/watchOverdue(_:events:into:)``. Returns `false` when curl
+    /// happened there: see ``CurlWatchdog``. Returns `false` when curl
     /// named no socket for it, so there is nothing to nudge.
     @discardableResult
     func nudge(_ easy: UnsafeMutableRawPointer) -> Bool {

@@ -1,4 +1,5 @@
 import CoreMetrics
+import DedicatedThreads
 import Logging
 import ServiceLifecycle
 
@@ -80,14 +81,8 @@ public final class CurlHTTPClient: Service, Sendable {
     public func run() async throws {
         let engine = self.engine
         let gracePeriodMs = configuration.shutdownGracePeriodMs
-        await withGracefulShutdownHandler {
-            await withTaskCancellationHandler {
-                await engine.waitUntilStopped()
-            } onCancel: {
-                engine.beginShutdown(gracePeriodMs: 0)
-            }
-        } onGracefulShutdown: {
-            engine.beginShutdown(gracePeriodMs: gracePeriodMs)
-        }
+        await engine.exited.runService(
+            onGracefulShutdown: { engine.beginShutdown(gracePeriodMs: gracePeriodMs) },
+            onCancellation: { engine.beginShutdown(gracePeriodMs: 0) })
     }
 }

@@ -1,9 +1,15 @@
+import ServiceLifecycle
+
 /// Where one-time-token exchanges keep what must outlive a request: the final outcome of each
 /// exchange (the replay cache) and the "someone is calling the carrier for this token" marker.
 ///
 /// Keys are already keyed hashes (no token in clear); values are opaque bytes. Implementations:
 /// `MemoryStateStore` (one instance) and `RedisStateStore` (several instances, values encrypted).
-public protocol ExchangeStateStore: Sendable {
+///
+/// A store is a `Service`, so a process runs it in its `ServiceGroup` (before the services that
+/// use it: it stops after them) whatever the backend; a store that holds nothing to release gets
+/// the default ``run()``, which only waits for the shutdown.
+public protocol ExchangeStateStore: Service, Sendable {
     /// The value stored under `key`, or `nil`.
     func get(_ key: String) async throws(StateStoreError) -> [UInt8]?
 
@@ -27,6 +33,13 @@ public protocol ExchangeStateStore: Sendable {
 
 extension ExchangeStateStore {
     public var isShared: Bool { true }
+}
+
+extension ExchangeStateStore {
+    /// Waits for the service group's graceful shutdown (or cancellation); nothing to release.
+    public func run() async throws {
+        try? await gracefulShutdown()
+    }
 }
 
 /// The state store cannot be used: Passgate refuses the request rather than risk spending a

@@ -1,3 +1,4 @@
+import DedicatedThreads
 import Logging
 import OpenSSLCrypto
 
@@ -9,18 +10,20 @@ import OpenSSLCrypto
 /// - In-flight markers live under `passgate:flight:<key>` (`SET … NX PX`); release is a Lua
 ///   compare-and-delete, so an owner whose marker expired cannot drop a newer owner's.
 ///
-/// hiredis is blocking, so every call runs on `connections` dedicated OS threads, each with its
-/// own connection (see `RedisWorkerPool`). A command waits at most about `operationTimeoutMs` for
-/// a free connection and `operationTimeoutMs` per socket read/write; connecting has the same
-/// timeout. Broken connections are dropped and re-created on the next command, so the store
-/// recovers by itself when Redis comes back.
+/// hiredis is blocking, so every call runs on a `BlockingWorkerPool` of `connections` dedicated OS
+/// threads (`pg-redis-N`), each a `RedisWorker` with its own connection. A command waits at most
+/// about `operationTimeoutMs` for a free connection and `operationTimeoutMs` per socket
+/// read/write; connecting has the same timeout. Broken connections are dropped and re-created on
+/// the next command, so the store recovers by itself when Redis comes back.
 ///
-/// Call ``shutdown()`` when done; dropping the store without it stops the threads in the
-/// background.
+/// A `Service`: in a `ServiceGroup` (listed before the services that use it, so it stops after
+/// them) a graceful shutdown runs the commands still queued, then the threads close their
+/// connections and exit; cancellation is ``shutdown()``. Outside a group call ``shutdown()`` when
+/// done; dropping the store without either stops the threads in the background.
 public final class RedisStateStore: ExchangeStateStore {
     public let url: RedisURL
     private let encryptionKey: [UInt8]
-    private let pool: RedisWorkerPool
+    private let workers: BlockingWorkerPool<RedisWorker>
 
     static let replayPrefix = "passgate:replay:"
     static let flightPrefix = "passgate:flight:"
@@ -69,18 +72,24 @@ public final class RedisStateStore: ExchangeStateStore {
         self.encryptionKey = encryptionKey
         var logger = logger
         logger[metadataKey: "redis"] = "\(url.endpoint)"
-        pool = try RedisWorkerPool(
-            url: url, credentials: credentials, connections: connections, timeoutMs: operationTimeoutMs, logger: logger)
+        workers = try .redis(url: url, credentials: credentials, connections: connections, timeoutMs: operationTimeoutMs, logger: logger)
     }
 
     deinit {
-        pool.beginShutdown()
+        workers.stop()
     }
 
     /// Stops the worker threads (after their current command), fails queued commands with
     /// `.unavailable`, and frees the connections; returns once every thread has exited.
     public func shutdown() async {
-        await pool.shutdown()
+        workers.stop()
+        await workers.waitUntilStopped()
+    }
+
+    /// Runs until the service group shuts down gracefully (then runs the queued commands and
+    /// stops) or the task is cancelled (then ``shutdown()``); returns once every thread has exited.
+    public func run() async throws {
+        try await workers.run()
     }
 
     // MARK: - ExchangeStateStore
@@ -143,7 +152,7 @@ public final class RedisStateStore: ExchangeStateStore {
 
     /// Sends one command through the pool; a Redis error reply becomes a `StateStoreError`.
     private func run(_ arguments: [[UInt8]]) async throws(StateStoreError) -> RedisReply {
-        let reply = try await pool.execute(arguments).get()
+        let reply = try await workers.perform { RedisJob(arguments: arguments, enqueuedAt: .now, continuation: $0) }.get()
         if case .error(let message) = reply {
             let code = RedisReply.errorCode(message)
             let command = String(decoding: arguments.first ?? [], as: UTF8.self)

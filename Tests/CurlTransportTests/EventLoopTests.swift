@@ -75,7 +75,7 @@ struct EventLoopTests {
     }
 
     /// libcurl 7.88 sometimes consumes a transfer's timeout timer without ending the transfer; the
-    /// engine's watchdog (``CurlEngine/watchOverdue(_:events:into:)``) must still end every one.
+    /// engine's watchdog (``CurlWatchdog``) must still end every one.
     /// Without it, about one call in ten to a silent server never returned.
     @Test("socket loop: every call to a server that never answers ends as a timeout, none waits forever",
           .timeLimit(.minutes(1)))

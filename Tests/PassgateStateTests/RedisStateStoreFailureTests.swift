@@ -1,6 +1,8 @@
 import Foundation
+import Logging
 import PassgateState
 import PassgateTestSupport
+import ServiceLifecycle
 import Testing
 
 /// What the Redis store does when Redis goes away, hangs, or comes back.
@@ -144,6 +146,21 @@ struct RedisStateStoreFailureTests {
             await store.shutdown()
             await expectStateError(.unavailable) { try await store.ping() }
             await store.shutdown()  // idempotent
+        }
+    }
+
+    @Test("as a Service: a ServiceGroup's graceful shutdown lets the store finish, then stops its workers; operations then fail with .unavailable")
+    func asService() async throws {
+        try await RedisServerProcess.with { server in
+            let store = try RedisStateStore(url: server.url, encryptionKey: try randomKey(), connections: 2)
+            let group = ServiceGroup(configuration: .init(services: [store], logger: Logger(label: "redis-service-test")))
+            let running = Task { try await group.run() }
+            try await store.set("k", value: [7], ttlMs: 120_000)
+            #expect(try await store.get("k") == [7])
+            await group.triggerGracefulShutdown()
+            try await running.value
+            await expectStateError(.unavailable) { try await store.ping() }
+            await store.shutdown()  // after the group: returns at once
         }
     }
 }

@@ -87,15 +87,15 @@ struct RedisStateStoreTests {
     func ttlExpiry() async throws {
         try await RedisServerProcess.with { server in
             try await withStore(server) { store in
-                try await store.ping()  // connect first, so the clock below measures only the commands
                 try await store.set("long", value: value, ttlMs: 60_000)
-                let setAt = ContinuousClock.now
                 try await store.set("short", value: value, ttlMs: 300)
-                let early = try await store.get("short")
-                // On a loaded machine the read may already be past 300 ms; only assert when it was not.
-                if ContinuousClock.now - setAt < .milliseconds(250) { #expect(early == value) }
-                try await Task.sleep(for: .milliseconds(700))
-                #expect(try await store.get("short") == nil)
+                // The lifetimes reached Redis in milliseconds, whatever the machine's speed: at most
+                // what was asked is left, and never "no expiry" (-1); -2 is "already expired".
+                let short = try #require(Int(try server.cliText("PTTL", "passgate:replay:short")))
+                #expect(short <= 300 && short != -1, "PTTL \(short)")
+                let long = try #require(Int(try server.cliText("PTTL", "passgate:replay:long")))
+                #expect(long > 300 && long <= 60_000, "PTTL \(long)")
+                #expect(await eventually { (try? await store.get("short")) == .some(nil) }, "the short value expires")
                 #expect(try await store.get("long") == value)
             }
         }
@@ -125,13 +125,13 @@ struct RedisStateStoreTests {
     func claimExpiry() async throws {
         try await RedisServerProcess.with { server in
             try await withStore(server) { store in
-                try await store.ping()
-                let claimedAt = ContinuousClock.now
                 #expect(try await store.claim("t", owner: "A", ttlMs: 300))
-                let second = try await store.claim("t", owner: "B", ttlMs: 300)
-                if ContinuousClock.now - claimedAt < .milliseconds(250) { #expect(!second) }
-                try await Task.sleep(for: .milliseconds(700))
-                #expect(try await store.claim("t", owner: "C", ttlMs: 120_000))
+                // The marker carries the lifetime in milliseconds (-2: already expired, never -1).
+                let left = try #require(Int(try server.cliText("PTTL", "passgate:flight:t")))
+                #expect(left <= 300 && left != -1, "PTTL \(left)")
+                // Once it has expired, another owner gets it (while A holds it, claims fail: claimSemantics).
+                #expect(await eventually { (try? await store.claim("t", owner: "C", ttlMs: 120_000)) == true })
+                #expect(try server.cliText("GET", "passgate:flight:t") == "C")
                 // A's late release must not drop C's marker.
                 try await store.release("t", owner: "A")
                 #expect(try await !store.claim("t", owner: "D", ttlMs: 120_000))

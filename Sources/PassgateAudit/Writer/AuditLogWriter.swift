@@ -6,12 +6,12 @@ import ServiceLifecycle
 /// The audit log: an `AuditSink` that appends each record as one JSON line to a file, and a
 /// swift-service-lifecycle `Service` that flushes and fsyncs everything on graceful shutdown.
 ///
-/// `record` only encodes the line and queues it (a short mutex hold, no I/O). A dedicated OS
-/// thread appends queued lines (`O_APPEND`) as they come, fsyncs every `fsyncIntervalMs` (after
-/// every write when 0), and rotates by size: when the next line would take the file past
-/// `maxFileBytes` it is fsynced and renamed to a timestamped sibling
-/// (`audit-20261121T101500Z-0001.jsonl`, never overwriting) and a new file is started.
-/// Directories are created 0750, files 0640.
+/// `record` only encodes the line and queues it (two short mutex holds, no I/O). The writer's
+/// `BlockingWorkerPool` has one dedicated OS thread (`pg-audit`), whose `AuditWriterLoop` appends
+/// queued lines (`O_APPEND`) as they come, fsyncs every `fsyncIntervalMs` (after every write when
+/// 0), and rotates by size: when the next line would take the file past `maxFileBytes` it is
+/// fsynced and renamed to a timestamped sibling (`audit-20261121T101500Z-0001.jsonl`, never
+/// overwriting) and a new file is started. Directories are created 0750, files 0640.
 ///
 /// Retention, on the same thread (at start-up, after each rotation, and hourly while `maxAgeDays`
 /// is set): rotated files beyond the newest `maxFiles`, and those rotated more than `maxAgeDays`
@@ -62,6 +62,8 @@ public final class AuditLogWriter: AuditSink, Service {
     let shared = AuditWriterShared()
     let logger: Logger
     let metrics: AuditMetrics
+    /// One thread, taking every queued job at once so a pass writes them in as few `write`s as fit.
+    let writer: BlockingWorkerPool<AuditWriterLoop>
 
     /// Creates the directory, opens (or creates) the file and starts the writer thread.
     ///
@@ -87,7 +89,14 @@ public final class AuditLogWriter: AuditSink, Service {
         self.metrics = AuditMetrics(factory: metricsFactory)
         let file = try AuditFile(path: configuration.path)
         let loop = AuditWriterLoop.Parts(shared: shared, configuration: configuration, logger: logger, metrics: metrics, clock: clock)
-        guard DedicatedThread.start(name: "pg-audit", { AuditWriterLoop(loop, file: file).run() }) else {
+        do {
+            writer = try BlockingWorkerPool(
+                threads: 1, name: { _ in "pg-audit" }, maxJobsPerTake: .max,
+                // Lines the pool refuses are counted by `record`, which sees `submit` fail; a
+                // refused flush is answered from the final counts once the writer has stopped.
+                reject: { job in if case .flush(let continuation) = job { continuation.resume(returning: nil) } },
+                makeWorker: { _ in AuditWriterLoop(loop, file: file) })
+        } catch {
             file.close()
             throw AuditLogError(path: configuration.path, message: "cannot start the audit writer thread (the system refused a new thread)")
         }
@@ -108,67 +117,59 @@ public final class AuditLogWriter: AuditSink, Service {
 
     deinit {
         // Let the thread drain what is queued and exit; nobody can wait for it any more.
-        shared.withLock { if $0.phase == .running { $0.phase = .stopping } }
-        shared.wake()
+        writer.drain()
     }
 
     /// Queues `record` for the writer thread; returns at once.
     public func record(_ record: AuditRecord) {
         let line = record.jsonLine()
-        enum Outcome { case queued(wake: Bool), refused(logged: Bool, stopped: Bool) }
-        let outcome = shared.withLock { state -> Outcome in
-            guard state.phase != .stopped, state.queuedBytes + line.count <= configuration.maxBufferedBytes else {
+        var refusal = shared.withLock { state -> (logged: Bool, stopped: Bool)? in
+            guard !state.stopped, state.queuedBytes + line.count <= configuration.maxBufferedBytes else {
                 state.dropped += 1
                 defer { state.refusing = true }
-                if state.phase != .stopped { state.lastError = "audit buffer full: records are being refused" }
-                return .refused(logged: state.refusing, stopped: state.phase == .stopped)
+                if !state.stopped { state.lastError = "audit buffer full: records are being refused" }
+                return (state.refusing, state.stopped)
             }
             state.refusing = false
             state.accepted += 1
-            state.pending.append(line)
             state.queuedBytes += line.count
-            defer { state.writerIsWaiting = false }  // one signal wakes it; it then takes everything queued
-            return .queued(wake: state.writerIsWaiting)
+            return nil
         }
-        switch outcome {
-        case .queued(let wake):
-            if wake { shared.wake() }
-        case .refused(let logged, let stopped):
-            metrics.dropped.increment()
-            guard !logged else { return }
-            let reason = stopped
-                ? "the audit log is already shut down (record calls must end before the writer stops)"
-                : "more than \(configuration.maxBufferedBytes) bytes are waiting for the disk"
-            logger.error("audit record refused: \(reason)", metadata: ["path": "\(configuration.path)", "msgid": "\(record.msgid)"])
+        if refusal == nil {
+            if writer.submit(.line(line)) { return }
+            // The writer stopped between the two steps: the record is refused after all.
+            refusal = shared.withLock { state in
+                state.accepted -= 1
+                state.queuedBytes = max(0, state.queuedBytes - line.count)
+                state.dropped += 1
+                defer { state.refusing = true }
+                return (state.refusing, true)
+            }
         }
+        guard let refusal else { return }
+        metrics.dropped.increment()
+        guard !refusal.logged else { return }
+        let reason = refusal.stopped
+            ? "the audit log is already shut down (record calls must end before the writer stops)"
+            : "more than \(configuration.maxBufferedBytes) bytes are waiting for the disk"
+        logger.error("audit record refused: \(reason)", metadata: ["path": "\(configuration.path)", "msgid": "\(record.msgid)"])
     }
 
     /// Writes and fsyncs every record recorded before this call; `false` when the disk refused.
     @discardableResult
     public func flush() async -> Bool {
-        await withCheckedContinuation { (continuation: CheckedContinuation<Bool, Never>) in
-            let stoppedClean = shared.withLock { state -> Bool? in
-                guard state.phase != .stopped else { return state.accepted == state.written + state.lost && state.lost == 0 }
-                state.flushWaiters.append(continuation)
-                return nil
-            }
-            if let stoppedClean { continuation.resume(returning: stoppedClean) } else { shared.wake() }
-        }
+        if let flushed = await writer.perform({ AuditJob.flush($0) }) { return flushed }
+        // The writer has stopped (or is taking its last step): answer from its final counts.
+        await writer.waitUntilStopped()
+        return shared.withLock { $0.stoppedClean }
     }
 
     /// Writes and fsyncs everything recorded so far, closes the file and stops the thread.
     /// Records that still cannot be written after a few retries are given up, logged and counted.
     /// Idempotent; later `record` calls are refused.
     public func shutdown() async {
-        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-            let stopped = shared.withLock { state -> Bool in
-                guard state.phase != .stopped else { return true }
-                state.phase = .stopping
-                state.stopWaiters.append(continuation)
-                return false
-            }
-            if stopped { continuation.resume() } else { shared.wake() }
-        }
+        writer.drain()
+        await writer.waitUntilStopped()
     }
 
     /// Runs until graceful shutdown (or cancellation), then `shutdown()`.
@@ -182,7 +183,7 @@ public final class AuditLogWriter: AuditSink, Service {
         shared.withLock { state in
             AuditWriterStatus(
                 lastError: state.lastError, writtenRecords: state.written, bufferedRecords: state.accepted - state.written - state.lost,
-                droppedRecords: state.dropped, isStopped: state.phase == .stopped
+                droppedRecords: state.dropped, isStopped: state.stopped
             )
         }
     }

@@ -1,10 +1,15 @@
 import CoreMetrics
+import DedicatedThreads
 import Logging
 
-/// The writer thread's work: take queued lines, append them, rotate, delete what retention says,
-/// fsync, retry after failures, and drain on shutdown. Its state lives on that one thread; it
-/// shares only `AuditWriterShared`.
-final class AuditWriterLoop {
+/// The writer thread's work, as the one `BlockingWorker` of the writer's pool: take queued lines,
+/// append them, rotate, delete what retention says, fsync, retry after failures, and drain on
+/// shutdown. Its state lives on that one thread; it shares only `AuditWriterShared`.
+///
+/// Each wake-up takes every job queued (lines into `backlog`, flush requests into `flushers`),
+/// then one pass in ``idle(draining:)`` writes the backlog in as few `write`s as fit and fsyncs
+/// when due. ``wakeUpAt`` brings the thread back for an fsync, a retry or the hourly age check.
+final class AuditWriterLoop: BlockingWorker {
     struct Parts: Sendable {
         let shared: AuditWriterShared
         let configuration: AuditLogWriter.Configuration
@@ -25,6 +30,8 @@ final class AuditWriterLoop {
     private var file: AuditFile?
     /// Lines taken from the queue and not yet appended, oldest first.
     private var backlog: [[UInt8]] = []
+    /// Flush requests taken from the queue, answered at the end of the next pass.
+    private var flushers: [CheckedContinuation<Bool?, Never>] = []
     /// Appended since the last fsync.
     private var dirty = false
     private var lastSync = monotonicNanoseconds()
@@ -35,39 +42,52 @@ final class AuditWriterLoop {
     /// The last retention pass, on the monotonic clock and on the wall clock (see `ageCheckIsDue`).
     var lastRetention: (monotonic: Int64, wall: Int64) = (0, 0)
 
+    /// Runs on the writer thread, before it takes any job: the start-up retention pass deletes
+    /// files an earlier run left beyond the limits.
     init(_ parts: Parts, file: AuditFile) {
         self.parts = parts
         self.file = file
         retention = AuditRetention(path: parts.configuration.path, maxFiles: parts.configuration.maxFiles, maxAgeDays: parts.configuration.maxAgeDays)
+        enforceRetention(.startUp)
     }
 
     private var path: String { parts.configuration.path }
     private var syncInterval: Int64 { Int64(parts.configuration.fsyncIntervalMs) * 1_000_000 }
 
-    func run() {
-        enforceRetention(.startUp)  // files an earlier run left beyond the limits
-        while true {
-            let backingOff = retryAt.map { $0 > monotonicNanoseconds() } ?? false
-            let (lines, flushers, stopping) = parts.shared.wait(until: nextDeadline()) { state in
-                !state.flushWaiters.isEmpty || (!backingOff && (state.phase != .running || !state.pending.isEmpty))
-            } take: { state in
-                defer {
-                    state.pending.removeAll(keepingCapacity: true)
-                    state.flushWaiters.removeAll()
-                }
-                return (state.pending, state.flushWaiters, state.phase != .running)
-            }
-            backlog.append(contentsOf: lines)
-            var clean = backlog.isEmpty || writeBacklog()
-            let syncDue = parts.configuration.fsyncIntervalMs == 0 || monotonicNanoseconds() >= lastSync + syncInterval
-            if dirty, syncDue || !flushers.isEmpty || stopping {
-                clean = syncFile() && clean
-            }
-            if !stopping, ageCheckIsDue { enforceRetention(.ageCheck) }
-            let flushed = clean && backlog.isEmpty && !dirty
-            for flusher in flushers { flusher.resume(returning: flushed) }
-            if stopping, finishStopping(flushed: flushed) { return }
+    // MARK: BlockingWorker
+
+    func perform(_ job: AuditJob) {
+        switch job {
+        case .line(let line): backlog.append(line)
+        case .flush(let continuation): flushers.append(continuation)
         }
+    }
+
+    /// One pass: append the backlog, fsync when due (always when a flush waits or the pool
+    /// drains), check retention's age limit, answer the flushers. While failing, nothing is
+    /// attempted before the retry time unless a flush waits. Returns, while draining, whether the
+    /// writer is done: everything written and fsynced, or the last shutdown attempt failed.
+    func idle(draining: Bool) -> Bool {
+        let backingOff = retryAt.map { $0 > monotonicNanoseconds() } ?? false
+        if backingOff && flushers.isEmpty { return backlog.isEmpty && !dirty }
+        var clean = backlog.isEmpty || writeBacklog()
+        let syncDue = parts.configuration.fsyncIntervalMs == 0 || monotonicNanoseconds() >= lastSync + syncInterval
+        if dirty, syncDue || !flushers.isEmpty || draining {
+            clean = syncFile() && clean
+        }
+        if !draining, ageCheckIsDue { enforceRetention(.ageCheck) }
+        let flushed = clean && backlog.isEmpty && !dirty
+        for flusher in flushers { flusher.resume(returning: flushed) }
+        flushers.removeAll()
+        guard draining, !flushed else { return true }
+        failedShutdownAttempts += 1
+        guard failedShutdownAttempts < Self.shutdownAttempts else { return true }
+        retryAt = monotonicNanoseconds() + Self.shutdownRetryNanoseconds
+        return false
+    }
+
+    var wakeUpAt: ContinuousClock.Instant? {
+        nextDeadline().map { ContinuousClock.now + .nanoseconds($0 - monotonicNanoseconds()) }
     }
 
     /// When the next fsync or retry is due; `nil` to wait for work only. While failing, nothing
@@ -230,31 +250,16 @@ final class AuditWriterLoop {
 
     // MARK: Shutdown
 
-    /// After a pass while stopping: `true` when done (the thread may exit).
-    private func finishStopping(flushed: Bool) -> Bool {
-        if !flushed {
-            failedShutdownAttempts += 1
-            guard failedShutdownAttempts >= Self.shutdownAttempts else {
-                retryAt = monotonicNanoseconds() + Self.shutdownRetryNanoseconds
-                return false
-            }
-        }
-        let (waiters, lost, lastError) = parts.shared.withLock { state -> ([CheckedContinuation<Void, Never>], Int, String?)? in
-            // Records that arrived during this pass get another pass, unless the disk is refusing.
-            if flushed, !state.pending.isEmpty { return nil }
-            let lost = backlog.count + state.pending.count
+    /// The thread's last step, once the pool has drained: give up what could not be written
+    /// (counted and logged as lost), close the file, and mark the writer stopped.
+    func finish() {
+        let lost = backlog.count
+        let lastError = parts.shared.withLock { state -> String? in
             state.dropped += lost
             state.lost += lost
-            state.pending.removeAll()
             state.queuedBytes = 0
-            state.phase = .stopped
-            defer { state.stopWaiters.removeAll() }
-            return (state.stopWaiters, lost, state.lastError)
-        } ?? ([], -1, nil)
-        guard lost >= 0 else { return false }
-        let flushers = parts.shared.withLock { state in
-            defer { state.flushWaiters.removeAll() }
-            return state.flushWaiters
+            state.stopped = true
+            return state.lastError
         }
         closeFile()
         if lost > 0 {
@@ -267,7 +272,6 @@ final class AuditWriterLoop {
         }
         backlog.removeAll()
         for flusher in flushers { flusher.resume(returning: lost == 0) }
-        for waiter in waiters { waiter.resume() }
-        return true
+        flushers.removeAll()
     }
 }

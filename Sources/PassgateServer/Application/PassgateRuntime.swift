@@ -66,7 +66,8 @@ public struct PassgateRuntime: Sendable {
         let logger = makeLogger()
         let configuration = configuration
         let store = try Self.makeStore(configuration.state, logger: makeLogger(label: "passgate.state"))
-        var services: [ServiceGroupConfiguration.ServiceConfiguration] = companions.map { .init(service: $0) }
+        // The store first in, so last out: calls finishing during the shutdown still reach it.
+        var services: [ServiceGroupConfiguration.ServiceConfiguration] = [.init(service: store)] + companions.map { .init(service: $0) }
 
         let registry = PrometheusCollectorRegistry()
         let metricsFactory = PrometheusMetricsFactory(registry: registry)
@@ -123,13 +124,7 @@ public struct PassgateRuntime: Sendable {
         groupConfiguration.maximumGracefulShutdownDuration = .seconds(server.drainSeconds + server.shutdownTimeoutSeconds)
         groupConfiguration.maximumCancellationDuration = .seconds(5)
         let group = ServiceGroup(configuration: groupConfiguration)
-        do {
-            try await group.run()
-        } catch {
-            await (store as? RedisStateStore)?.shutdown()
-            throw error
-        }
-        await (store as? RedisStateStore)?.shutdown()
+        try await group.run()
         logger.notice("stopped")
     }
 }

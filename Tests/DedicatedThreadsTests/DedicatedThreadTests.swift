@@ -1,6 +1,5 @@
 import DedicatedThreads
 import Foundation
-import Synchronization
 import Testing
 
 @Suite("DedicatedThread")
@@ -13,14 +12,14 @@ struct DedicatedThreadTests {
     }
 
     @Test("start returns only once the new thread carries its name, and the thread runs its body")
-    func namedBeforeStartReturns() async throws {
+    func namedBeforeStartReturns() {
         let release = DispatchSemaphore(value: 0)
-        let ran = Atomic<Int>(0)
+        let ran = DispatchSemaphore(value: 0)
         let prefix = "pg-test-\(UInt16.random(in: 0...UInt16.max) % 1000)-"
         // Several at once: without the wait in `start`, some would not have been scheduled yet.
         for index in 0..<12 {
             #expect(DedicatedThread.start(name: "\(prefix)\(index)") {
-                ran.add(1, ordering: .relaxed)
+                ran.signal()
                 release.wait()
             })
         }
@@ -28,9 +27,9 @@ struct DedicatedThreadTests {
         let missing = (0..<12).map { "\(prefix)\($0)" }.filter { !names.contains($0) }
         for _ in 0..<12 { release.signal() }
         #expect(missing.isEmpty, "not yet named when start returned: \(missing)")
-        let deadline = ContinuousClock.now + .seconds(10)
-        while ran.load(ordering: .relaxed) < 12, ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(10)) }
-        #expect(ran.load(ordering: .relaxed) == 12)
+        // Each body signals once; a bounded wait, so a body that never runs fails instead of hanging.
+        let bodiesRun = (0..<12).filter { _ in ran.wait(timeout: .now() + 10) == .success }.count
+        #expect(bodiesRun == 12)
     }
 
     @Test("names longer than the kernel's 15 bytes are cut, not refused")
