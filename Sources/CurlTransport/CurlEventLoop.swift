@@ -8,9 +8,8 @@ import CCurl
 ///   callback; a turn costs work in proportion to the sockets that *have* events.
 /// - `polling` (other systems, or when epoll cannot be set up, or when configured): the portable
 ///   `curl_multi_perform` + `curl_multi_poll`. libcurl 7.88 then runs every transfer and polls each
-///   transfer's socket on every turn, so a turn costs syscalls in proportion to the calls in flight:
-///   with 1,024 calls against a slow carrier that was the engine thread's largest cost
-///   (bench/PROFILE.md).
+///   transfer's socket on every turn, so a turn costs syscalls in proportion to the calls in flight,
+///   which dominates the engine thread with many calls open against a slow carrier.
 ///
 /// Confined to the engine thread, except ``wake()``, which any thread may call while the engine's
 /// lifecycle is not `.stopped` (the engine checks that under its lock, as it did for

@@ -97,7 +97,7 @@ final class CurlTransfer {
 
     func receiveHeaderLine(_ bytes: UnsafeRawBufferPointer) -> Int {
         // Over bytes, not Characters: as a String "\r\n" is one Character and would not match
-        // "\r", and Character-level slicing was a visible share of the engine's work per call.
+        // "\r", and Character-level slicing would run for every header line of every call.
         var end = bytes.count
         while end > 0, bytes[end - 1] == 13 || bytes[end - 1] == 10 { end -= 1 }
         let line = UnsafeRawBufferPointer(rebasing: bytes[..<end])

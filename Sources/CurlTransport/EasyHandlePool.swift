@@ -3,8 +3,8 @@ import CCurl
 /// Idle libcurl easy handles, reset and kept for the next transfer.
 ///
 /// `curl_easy_init` allocates and initialises a large handle (buffers, defaults) and
-/// `curl_easy_cleanup` frees it again: on a busy gateway that was a visible share of the engine
-/// thread's time (bench/PROFILE.md). A handle is `curl_easy_reset` as soon as its transfer is done,
+/// `curl_easy_cleanup` frees it again, for every call of a busy gateway. A handle is
+/// `curl_easy_reset` as soon as its transfer is done,
 /// which clears every option (so no pointer into a finished transfer survives) but keeps the
 /// allocations. Connections live in the multi handle, not here.
 ///

@@ -40,9 +40,8 @@ extension VerifyRequest {
 }
 
 /// A JSON object body read field by field, so every message can name the field at fault.
-/// Unknown fields are ignored (forward compatibility for callers). Parsed with `ParsedJSON`,
-/// straight from the bytes (`JSONSerialization` and its `[String: Any]` casts were a visible
-/// share of a request's CPU; bench/PROFILE.md).
+/// Unknown fields are ignored (forward compatibility for callers). Parsed with the one JSON reader
+/// (`ParsedJSON`), straight from the bytes, without `[String: Any]` casts.
 struct RequestFields {
     private let document: ParsedJSON
 

@@ -65,8 +65,8 @@ public struct CMCCLoginRequest: Sendable {
 
     /// A placeholder that says how long the secret was and how it starts and ends, enough to
     /// spot an APPSecret/appKey mix-up or stray whitespace without revealing it.
-    /// Counted in Unicode scalars, not Characters: secrets are ASCII, and grapheme breaking on
-    /// every signed request was a measurable cost (bench/PROFILE.md).
+    /// Counted in Unicode scalars, not Characters: secrets are ASCII, and grapheme breaking would
+    /// run on every signed request.
     static func redacted(_ secret: String) -> String {
         let scalars = secret.unicodeScalars
         let count = scalars.count

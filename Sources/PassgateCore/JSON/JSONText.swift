@@ -1,9 +1,8 @@
 /// JSON string writing shared by every hand-written JSON output (log lines, response bodies,
 /// replay-cache entries, audit lines, carrier request bodies).
 ///
-/// One escaper, because these run several times per request: the earlier per-byte loops
-/// (a capacity check and append for every byte) were the largest single function in the
-/// instruction profile (bench/PROFILE.md). Here runs of plain bytes are copied at once.
+/// One escaper, because these run several times per request: runs of plain bytes are copied at
+/// once rather than checked and appended byte by byte.
 public enum JSONText {
     /// Appends `text` as a JSON string: `"` and `\` escaped, control characters and DEL as
     /// `\n`, `\r`, `\t`, `\b`, `\f` (the short forms `JSONEncoder` writes) or `\u00XX`;

@@ -17,8 +17,7 @@ public enum MSISDN {
     }
 
     /// `13800138000` -> `138****8000`; anything else is fully masked, keeping only its length.
-    /// Written as bytes: `prefix`, `suffix` and two concatenations cost 7,000 instructions, and
-    /// every request masks its number (bench/PROFILE.md, round 5).
+    /// Written as bytes, without `prefix`, `suffix` and concatenations: every request masks its number.
     public static func mask(_ text: String) -> String {
         guard isMainland(text) else { return String(repeating: "*", count: min(text.count, 16)) }
         return String(unsafeUninitializedCapacity: 11) { buffer in

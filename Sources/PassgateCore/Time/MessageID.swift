@@ -28,9 +28,9 @@ public enum MessageID {
 
 /// CSPRNG output drawn 4 KiB at a time and handed out 16 bytes per id.
 ///
-/// Two ids per request (the request id and the carrier msgid): one `RAND_bytes` call each went
-/// through OpenSSL's per-thread DRBG setup and locks and cost more than the rest of the id
-/// (bench/PROFILE.md, round 3). Ids must be unique and unguessable, not secret, and the pool
+/// Two ids per request (the request id and the carrier msgid): one `RAND_bytes` call each would go
+/// through OpenSSL's per-thread DRBG setup and locks, more than the rest of the id costs. Ids must
+/// be unique and unguessable, not secret, and the pool
 /// lives only in this process's memory, like the DRBG's own state.
 final class RandomBytePool: Sendable {
     private struct Buffer {

@@ -3,10 +3,9 @@ import HTTPTypes
 import Hummingbird
 import NIOCore
 
-/// A response body that writes its own JSON: the two success answers are sent once per request,
-/// and `JSONEncoder` (boxing every field through its generic containers) was a visible share of
-/// a request's CPU time. The output is what `JSONBody.encoder` would write: compact, keys
-/// sorted, absent optionals left out.
+/// A response body written by the one JSON writer: the success answers go out on every request,
+/// and `JSONEncoder` boxes every field through its generic containers. The output is what
+/// `JSONBody.encoder` would write: compact, keys sorted, absent optionals left out.
 protocol JSONObjectWritable: Encodable {
     func writeJSON(into object: inout JSONObjectWriter)
 }

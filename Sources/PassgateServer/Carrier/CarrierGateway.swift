@@ -174,7 +174,7 @@ struct ProviderGateway: CarrierGateway {
     /// The line is at info for every call that did not succeed, and for every call when the audit
     /// log is off. A success that the audit log records is at debug: its audit line already holds
     /// every field but the masked number, which the request's own line carries, and a second info
-    /// line per request was the largest piece of Passgate's own CPU left (bench/PROFILE.md).
+    /// line per request would cost more CPU than the rest of Passgate's own work on it.
     private func record(_ call: CarrierCall?, appId: String, masked: String?, logger: Logger) {
         guard let call else { return }
         metrics.recordCarrierCall(call)

@@ -95,7 +95,7 @@ struct PhoneNumberController {
     private func requestLogger(_ context: PassgateRequestContext) -> Logger {
         var logger = logger
         // The handler's metadata written once, sized for both keys: key by key, the first write
-        // copied the shared dictionary and the second grew it (8,000 instructions per request).
+        // would copy the shared dictionary and the second grow it, on every request.
         var metadata = Logger.Metadata(minimumCapacity: logger.handler.metadata.count + 2)
         for (key, value) in logger.handler.metadata { metadata[key] = value }
         metadata["requestId"] = .string(context.requestId)
@@ -105,8 +105,7 @@ struct PhoneNumberController {
     }
 
     /// `type/subtype` of a Content-Type value: parameters, spaces and tabs dropped, ASCII lowercased.
-    /// Over bytes, because Foundation's `trimmingCharacters` bridged through `NSString` and was a
-    /// visible share of a request's CPU (bench/PROFILE.md).
+    /// Over bytes: Foundation's `trimmingCharacters` bridges through `NSString` on every request.
     static func mediaType(of value: String) -> String {
         var bytes = Array(value.utf8.prefix { $0 != UInt8(ascii: ";") })
         while let last = bytes.last, last == 0x20 || last == 0x09 { bytes.removeLast() }

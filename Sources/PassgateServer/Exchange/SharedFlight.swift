@@ -3,9 +3,8 @@ import Synchronization
 /// One in-process carrier call that concurrent duplicates wait for.
 ///
 /// The leader runs the call in its own request task and hands the outcome over with `finish`;
-/// followers wait in `wait`. Before, the call ran in a task of its own that everyone awaited: a
-/// task creation and two executor hops per request, 2 % of the instructions of an MD5 exchange and
-/// about 5 % of its CPU time in alternating runs (bench/PROFILE.md, round 5).
+/// followers wait in `wait`. No task of its own: that would cost a task creation and two executor
+/// hops per request for the rare duplicate's sake.
 final class SharedFlight<Outcome: Sendable>: Sendable {
     private enum State {
         case running([CheckedContinuation<Outcome, Never>])

@@ -28,8 +28,8 @@ enum StoredOutcome: Codable, Sendable, Equatable {
     }
 
     /// The synthesized `Codable` form (`{"case":{"field":…}}`, absent optionals left out), written
-    /// directly: every exchange stores one, and `JSONEncoder` was a visible share of a request's
-    /// CPU (bench/PROFILE.md). Replays are rare, so ``decode(_:)`` keeps `JSONDecoder`, and entries
+    /// directly with the one JSON writer: every exchange stores one. Replays are rare, so
+    /// ``decode(_:)`` keeps `JSONDecoder`, and entries
     /// written by either stay readable by both (StoredOutcomeEncodingTests).
     func encoded() -> [UInt8] {
         var fields = JSONObjectWriter()

@@ -79,8 +79,8 @@ public struct JSONLogHandler: LogHandler {
     }
 
     /// The handler's metadata and the event's (the event's wins on a shared key), sorted by key.
-    /// Collected into an array rather than merged into a dictionary: every request writes two
-    /// lines, and merging rehashed every key of both (bench/PROFILE.md, round 3).
+    /// Collected into an array rather than merged into a dictionary: every request writes log
+    /// lines, and merging would rehash every key of both.
     static func fields(handler: Logger.Metadata, event: Logger.Metadata?) -> [(key: String, value: Logger.Metadata.Value)] {
         var fields: [(key: String, value: Logger.Metadata.Value)] = []
         fields.reserveCapacity(handler.count + (event?.count ?? 0))

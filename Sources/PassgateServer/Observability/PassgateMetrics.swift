@@ -72,8 +72,8 @@ struct PassgateMetrics: Sendable {
     }
 
     /// Counters, timers and gauges by label and dimensions, made once. Creating a `Counter` asks the
-    /// Prometheus registry every time (its lock, name validation, a label lookup): a few percent
-    /// of a request's CPU for series that number in the dozens (bench/PROFILE.md).
+    /// Prometheus registry every time (its lock, name validation, a label lookup), on every
+    /// request, for series that number in the dozens.
     private final class Handles: Sendable {
         private let counters = Cache<Counter>()
         private let timers = Cache<Timer>()
@@ -109,8 +109,7 @@ struct PassgateMetrics: Sendable {
 
         /// A series by its label and dimension values. The dimension names are fixed per label at
         /// every call site, so the values identify the series; kept as separate fields because
-        /// concatenating them into one string key cost more than the metric update itself
-        /// (bench/PROFILE.md, round 3).
+        /// concatenating them into one string key would cost more than the metric update itself.
         private struct SeriesKey: Hashable {
             let label: String
             let first: String
