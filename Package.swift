@@ -210,12 +210,12 @@ let package = Package(
         ),
         .testTarget(
             name: "PassgateCoreTests",
-            dependencies: ["PassgateCore", "OpenSSLCrypto"],
+            dependencies: ["PassgateCore", "OpenSSLCrypto", "PassgateTestSupport"],
             swiftSettings: swiftSettings
         ),
         .testTarget(
             name: "ProviderCMCCTests",
-            dependencies: ["ProviderCMCC", "PassgateCore", "OpenSSLCrypto"],
+            dependencies: ["ProviderCMCC", "PassgateCore", "OpenSSLCrypto", "PassgateTestSupport"],
             swiftSettings: swiftSettings
         ),
         .testTarget(
@@ -244,16 +244,17 @@ let package = Package(
         .testTarget(
             name: "PassgateConfigTests",
             dependencies: [
-                "ProviderCMCC","ProviderCMCC", "PassgateConfig", "OpenSSLCrypto", "PassgateCore", "PassgateTestSupport"],
+                "ProviderCMCC", "PassgateConfig", "OpenSSLCrypto", "PassgateCore", "PassgateTestSupport"],
             swiftSettings: swiftSettings
         ),
         .testTarget(
             name: "CarrierSandboxTests",
-            dependencies: ["ProviderCMCC", "CarrierSandbox", "PassgateCore", "OpenSSLCrypto", "CurlTransport"],
+            dependencies: ["PassgateTestSupport", "ProviderCMCC", "CarrierSandbox", "PassgateCore", "OpenSSLCrypto", "CurlTransport"],
             swiftSettings: swiftSettings
         ),
         .target(
             name: "PassgateTestSupport",
+            dependencies: ["PassgateCore"],
             path: "Tests/PassgateTestSupport",
             swiftSettings: swiftSettings
         ),
@@ -282,6 +283,7 @@ let package = Package(
         .testTarget(
             name: "PassgateAuditTests",
             dependencies: [
+                "PassgateTestSupport",
                 "ProviderCMCC",
                 "PassgateAudit",
                 "PassgateCore",

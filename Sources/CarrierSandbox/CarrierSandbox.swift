@@ -64,11 +64,6 @@ public final class CarrierSandbox: Service, Sendable {
         engine.runtime.withLock { $0.fault = fault }
     }
 
-    /// Changes the delay before each carrier answer from the next request on.
-    public func setLatency(ms: Int) {
-        engine.runtime.withLock { $0.latencyMs = max(0, ms) }
-    }
-
     /// Replaces the client allow list (`nil` = any peer) from the next request on.
     public func setAllowedClientIPs(_ addresses: [String]?) {
         engine.runtime.withLock { $0.allowedClientIPs = addresses.map { Set($0.map(SandboxRequest.unmapped)) } }

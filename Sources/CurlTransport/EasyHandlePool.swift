@@ -41,7 +41,4 @@ final class EasyHandlePool {
         for easy in idle { curl_easy_cleanup(easy) }
         idle.removeAll()
     }
-
-    /// For tests: handles waiting for reuse.
-    var idleCount: Int { idle.count }
 }

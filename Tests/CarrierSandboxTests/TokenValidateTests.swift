@@ -1,3 +1,4 @@
+import PassgateTestSupport
 import PassgateCore
 import ProviderCMCC
 import CarrierSandbox

@@ -1,3 +1,4 @@
+import PassgateTestSupport
 import PassgateCLI
 import PassgateCore
 import CarrierSandbox

@@ -1,3 +1,4 @@
+import PassgateTestSupport
 import Foundation
 import PassgateServer
 import Testing

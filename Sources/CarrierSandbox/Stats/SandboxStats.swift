@@ -20,7 +20,4 @@ public struct SandboxStats: Sendable, Equatable, Codable {
 
     /// Empty statistics.
     public init() {}
-
-    /// Calls of both endpoints.
-    public var carrierCalls: Int { loginCalls + verifyCalls }
 }

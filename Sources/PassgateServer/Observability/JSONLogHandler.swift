@@ -1,11 +1,7 @@
+import PassgateCore
 import Foundation
 import Logging
 import Synchronization
-
-/// Where finished log lines go: stdout in production, memory in tests.
-public protocol LogSink: Sendable {
-    func write(_ line: String)
-}
 
 /// Standard output, one `write(2)` per line so lines from many threads never interleave.
 public struct StandardOutputSink: LogSink {
@@ -23,19 +19,6 @@ public struct StandardOutputSink: LogSink {
             }
         }
     }
-}
-
-/// Keeps every line in memory: for tests that check what was (not) logged.
-public final class MemoryLogSink: LogSink {
-    // `Mutex` guards the shared line list.
-    private let lines = Mutex<[String]>([])
-
-    public init() {}
-
-    public func write(_ line: String) { lines.withLock { $0.append(line) } }
-
-    /// Everything written so far.
-    public var contents: [String] { lines.withLock { $0 } }
 }
 
 /// A swift-log handler writing one JSON object per line: `ts`, `level`, `logger`, `msg`, then the

@@ -1,3 +1,4 @@
+import PassgateTestSupport
 import CurlTransport
 import Foundation
 import PassgateCLI
