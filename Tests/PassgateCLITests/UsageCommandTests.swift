@@ -1,4 +1,5 @@
 import Foundation
+import PassgateCore
 import PassgateAudit
 import Testing
 
@@ -15,9 +16,10 @@ struct UsageCommandTests {
             let time = beijing21 + Int64(index % 3 - 1) * 86_400_000 + Int64(index) * 7 * 60_000  // days 20, 21, 22
             records.append(AuditRecord(
                 timeMilliseconds: time, requestId: "req-\(index)", client: "shop", appId: index % 2 == 0 ? "300011111111" : "300022222222",
-                provider: "cmcc", operation: index % 10 == 0 ? "verify" : "phone_number", msgid: "m\(index)", carrierTaskId: nil,
-                rawCode: index % 6 == 0 ? "104201" : "103000", normalizedCode: index % 6 == 0 ? "token_invalid" : "ok",
-                billable: index % 6 != 0, latencyMs: 10, host: "www.cmpassport.com"))
+                call: CarrierCall(
+                    provider: "cmcc", operation: index % 10 == 0 ? .verify : .phoneNumber, msgid: "m\(index)", taskId: nil,
+                    rawCode: index % 6 == 0 ? "104201" : "103000", normalizedCode: index % 6 == 0 ? "token_invalid" : "ok",
+                    billable: index % 6 != 0, latencyMs: 10, host: "www.cmpassport.com")))
         }
         let lines = records.map { $0.jsonLine() }
         try Data(lines[0..<50].joined()).write(to: URL(fileURLWithPath: "\(directory)/audit-20261121T000000Z-0001.jsonl"))

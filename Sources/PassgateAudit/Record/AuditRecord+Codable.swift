@@ -15,21 +15,19 @@ extension AuditRecord: Codable {
         guard let milliseconds = AuditTime.parseISO8601(text) else {
             throw DecodingError.dataCorruptedError(forKey: .time, in: container, debugDescription: "time '\(text.prefix(40))' is not ISO-8601 UTC")
         }
-        self.init(
-            timeMilliseconds: milliseconds,
-            requestId: try container.decode(String.self, forKey: .requestId),
-            client: try container.decode(String.self, forKey: .client),
-            appId: try container.decode(String.self, forKey: .appId),
-            provider: try container.decode(String.self, forKey: .provider),
-            operation: try container.decode(String.self, forKey: .operation),
-            msgid: try container.decode(String.self, forKey: .msgid),
-            carrierTaskId: try container.decodeIfPresent(String.self, forKey: .carrierTaskId),
-            rawCode: try container.decodeIfPresent(String.self, forKey: .rawCode),
-            normalizedCode: try container.decode(String.self, forKey: .normalizedCode),
-            billable: try container.decode(Bool.self, forKey: .billable),
-            latencyMs: try container.decode(Double.self, forKey: .latencyMs),
-            host: try container.decode(String.self, forKey: .host)
-        )
+        let operationText = try container.decode(String.self, forKey: .operation)
+        guard let operation = CarrierCall.Operation(rawValue: operationText) else {
+            throw DecodingError.dataCorruptedError(forKey: .operation, in: container, debugDescription: "operation '\(operationText.prefix(40))' is unknown")
+        }
+        self.init(timeMilliseconds: milliseconds, requestId: try container.decode(String.self, forKey: .requestId),
+                  client: try container.decode(String.self, forKey: .client), appId: try container.decode(String.self, forKey: .appId),
+                  call: CarrierCall(
+                      provider: try container.decode(String.self, forKey: .provider), operation: operation,
+                      msgid: try container.decode(String.self, forKey: .msgid), taskId: try container.decodeIfPresent(String.self, forKey: .carrierTaskId),
+                      rawCode: try container.decodeIfPresent(String.self, forKey: .rawCode),
+                      normalizedCode: try container.decode(String.self, forKey: .normalizedCode),
+                      billable: try container.decode(Bool.self, forKey: .billable), latencyMs: try container.decode(Double.self, forKey: .latencyMs),
+                      host: try container.decode(String.self, forKey: .host)))
     }
 
     public func encode(to encoder: any Encoder) throws {

@@ -15,53 +15,53 @@ public struct AuditRecord: Sendable, Equatable {
     /// The configured client id that sent the request.
     public var client: String
     public var appId: String
-    /// `cmcc`.
-    public var provider: String
-    /// `phone_number` or `verify` (`CarrierCall.Operation`).
-    public var operation: String
-    /// Our msgid for the call, also in the carrier's records.
-    public var msgid: String
-    /// The carrier's billing record id, when it sent one.
-    public var carrierTaskId: String?
-    /// The carrier's own result code, when it answered with one.
-    public var rawCode: String?
-    /// `ok` or Passgate's normalized error code.
-    public var normalizedCode: String
-    /// Whether the carrier bills this call.
-    public var billable: Bool
-    /// Wall time of the HTTP exchange.
-    public var latencyMs: Double
-    /// The carrier host called.
-    public var host: String
+    /// The call itself, as the gateway recorded it: the record adds only who asked and when.
+    public var call: CarrierCall
 
-    public init(
-        timeMilliseconds: Int64, requestId: String, client: String, appId: String, provider: String, operation: String,
-        msgid: String, carrierTaskId: String? = nil, rawCode: String? = nil, normalizedCode: String, billable: Bool,
-        latencyMs: Double, host: String
-    ) {
+    public init(timeMilliseconds: Int64, requestId: String, client: String, appId: String, call: CarrierCall) {
         self.timeMilliseconds = timeMilliseconds
         self.requestId = requestId
         self.client = client
         self.appId = appId
-        self.provider = provider
-        self.operation = operation
-        self.msgid = msgid
-        self.carrierTaskId = carrierTaskId
-        self.rawCode = rawCode
-        self.normalizedCode = normalizedCode
-        self.billable = billable
-        self.latencyMs = latencyMs
-        self.host = host
+        self.call = call
+    }
+
+    /// A record from its fields (a line read back); nil for an operation Passgate does not make.
+    public init?(
+        timeMilliseconds: Int64, requestId: String, client: String, appId: String, provider: String, operation: String,
+        msgid: String, carrierTaskId: String? = nil, rawCode: String? = nil, normalizedCode: String, billable: Bool,
+        latencyMs: Double, host: String
+    ) {
+        guard let operation = CarrierCall.Operation(rawValue: operation) else { return nil }
+        self.init(timeMilliseconds: timeMilliseconds, requestId: requestId, client: client, appId: appId, call: CarrierCall(
+            provider: provider, operation: operation, msgid: msgid, taskId: carrierTaskId, rawCode: rawCode, normalizedCode: normalizedCode,
+            billable: billable, latencyMs: latencyMs, host: host))
     }
 
     /// The record of `call`, made for `requestId` by `client` on `appId`, finished at `time`.
     public init(time: Date = Date(), requestId: String, client: String, appId: String, call: CarrierCall) {
-        self.init(
-            timeMilliseconds: Int64((time.timeIntervalSince1970 * 1000).rounded(.down)), requestId: requestId, client: client,
-            appId: appId, provider: call.provider, operation: call.operation.rawValue, msgid: call.msgid, carrierTaskId: call.taskId,
-            rawCode: call.rawCode, normalizedCode: call.normalizedCode, billable: call.billable, latencyMs: call.latencyMs, host: call.host
-        )
+        self.init(timeMilliseconds: Int64((time.timeIntervalSince1970 * 1000).rounded(.down)), requestId: requestId, client: client,
+                  appId: appId, call: call)
     }
+
+    /// The provider (`cmcc`).
+    public var provider: String { get { call.provider } set { call.provider = newValue } }
+    /// `phone_number` or `verify`.
+    public var operation: String { call.operation.rawValue }
+    /// Our msgid for the call, also in the carrier's records.
+    public var msgid: String { get { call.msgid } set { call.msgid = newValue } }
+    /// The carrier's billing record id, when it sent one.
+    public var carrierTaskId: String? { get { call.taskId } set { call.taskId = newValue } }
+    /// The carrier's own result code, when it answered with one.
+    public var rawCode: String? { get { call.rawCode } set { call.rawCode = newValue } }
+    /// `ok` or Passgate's normalized error code.
+    public var normalizedCode: String { get { call.normalizedCode } set { call.normalizedCode = newValue } }
+    /// Whether the carrier bills this call.
+    public var billable: Bool { get { call.billable } set { call.billable = newValue } }
+    /// Wall time of the HTTP exchange.
+    public var latencyMs: Double { get { call.latencyMs } set { call.latencyMs = newValue } }
+    /// The carrier host called.
+    public var host: String { get { call.host } set { call.host = newValue } }
 
     /// `timeMilliseconds` as a `Date`.
     public var time: Date { Date(timeIntervalSince1970: Double(timeMilliseconds) / 1000) }

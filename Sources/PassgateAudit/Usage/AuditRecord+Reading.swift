@@ -33,11 +33,12 @@ extension AuditRecord {
             guard case .number(let number)? = parsed["latencyMs"], let latency = Double(number) else {
                 throw LineProblem(reason: parsed["latencyMs"] == nil ? "missing 'latencyMs'" : "wrong type for 'latencyMs'")
             }
-            return .success(AuditRecord(
+            guard let record = AuditRecord(
                 timeMilliseconds: time, requestId: requestId, client: client, appId: appId, provider: provider, operation: operation,
                 msgid: msgid, carrierTaskId: carrierTaskId, rawCode: rawCode, normalizedCode: normalizedCode, billable: billable,
                 latencyMs: latency, host: try text("host")
-            ))
+            ) else { throw LineProblem(reason: "bad 'operation'") }
+            return .success(record)
         } catch {
             return .failure(error)
         }

@@ -28,7 +28,7 @@ enum AuditFixtures {
             operation: operation, msgid: String(format: "%032x", index), carrierTaskId: billable ? "task-\(index)" : nil,
             rawCode: billable ? "103000" : "104201", normalizedCode: billable ? "ok" : "token_invalid", billable: billable,
             latencyMs: 12.5, host: "www.cmpassport.com"
-        )
+        )!  // the fixtures' operations are Passgate's own
     }
 
     /// The `*.jsonl` files of `directory`, in name order (rotated ones first, oldest first).
