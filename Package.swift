@@ -258,6 +258,12 @@ let package = Package(
             path: "Tests/PassgateTestSupport",
             swiftSettings: swiftSettings
         ),
+        .target(
+            name: "PassgateLiveTestSupport",
+            dependencies: ["PassgateTestSupport", "PassgateCLI", "PassgateServer", "PassgateConfig", "PassgateCore", "CurlTransport"],
+            path: "Tests/PassgateLiveTestSupport",
+            swiftSettings: swiftSettings
+        ),
         .testTarget(
             name: "PassgateStateTests",
             dependencies: [
@@ -274,9 +280,10 @@ let package = Package(
                 "PassgateCLI",
                 "ProviderCMCC",
                 "PassgateServer", "PassgateConfig", "PassgateState", "CarrierSandbox", "PassgateCore", "CurlTransport", "OpenSSLCrypto",
-                "PassgateTestSupport",
+                "PassgateTestSupport", "PassgateLiveTestSupport",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Yams", package: "Yams"),
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
             ],
             swiftSettings: swiftSettings
         ),
@@ -297,7 +304,7 @@ let package = Package(
             name: "DeploymentTests",
             dependencies: [
                 "PassgateCLI",
-                "PassgateConfig", "PassgateServer", "OpenSSLCrypto", "PassgateTestSupport", "passgate", "PassgateCore", "CurlTransport",
+                "PassgateConfig", "PassgateServer", "OpenSSLCrypto", "PassgateTestSupport", "PassgateLiveTestSupport", "passgate", "PassgateCore", "CurlTransport",
                 .product(name: "Yams", package: "Yams"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
             ],
@@ -308,7 +315,7 @@ let package = Package(
             dependencies: [
                 "ProviderCMCC",
                 "PassgateCLI", "passgate", "passgate-bench-proxy", "OpenSSLCrypto", "PassgateCore", "CurlTransport", "CarrierSandbox",
-                "PassgateTestSupport", "PassgateAudit",
+                "PassgateTestSupport", "PassgateAudit", "PassgateConfig", "PassgateServer",
             ],
             swiftSettings: swiftSettings
         ),

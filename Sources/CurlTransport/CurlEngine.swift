@@ -144,9 +144,4 @@ final class CurlEngine: @unchecked Sendable {
     func waitUntilStopped() async {
         await exited.wait()
     }
-
-    /// For tests: transfers on the wire, requests queued, and ids tracked at all.
-    var counts: (active: Int, queued: Int, tracked: Int) {
-        state.withLock { $0.counts }
-    }
 }

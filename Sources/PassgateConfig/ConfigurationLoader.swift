@@ -76,8 +76,8 @@ import PassgateProviders
 ///     - `host` (string, default: "127.0.0.1"; override `PASSGATE_SANDBOX_HOST`)
 ///     - `port` (int 0-65535, default: 8090; override `PASSGATE_SANDBOX_PORT`): 0 picks a free port
 ///     - `keyDirectory` (path, default: ".passgate/sandbox"; override `PASSGATE_SANDBOX_KEYDIRECTORY`): created 0700 when needed
-///     - `fault` (string, default: "none"; override `PASSGATE_SANDBOX_FAULT`): none, http500, http502, html,
-///       truncatedJSON, wrongInResponseTo, connectionReset, noAnswer
+///     - `fault` (string, default: "none"; override `PASSGATE_SANDBOX_FAULT`): one of the embedded sandbox's faults
+///       (`passgate` accepts none, http500, http502, html, truncatedJSON, wrongInResponseTo, connectionReset, noAnswer)
 ///     - `latencyMs` (int 0-60000, default: 0; override `PASSGATE_SANDBOX_LATENCYMS`)
 ///   - `audit` (mapping, optional): the append-only log of carrier calls, one JSON line each (`passgate usage` reads it)
 ///     - `enabled` (bool, default: true; override `PASSGATE_AUDIT_ENABLED`)
@@ -117,10 +117,18 @@ public struct ConfigurationLoader: Sendable {
     public var environment: [String: String]
     /// The providers `providers:` and `apps[].provider` may name; each reads its own apps.
     public var registry: ProviderRegistry
+    /// The values `sandbox.fault` accepts: `none` plus the faults of the sandbox that will run
+    /// next to the server. The configuration does not know the sandbox; whoever composes it
+    /// (`passgate serve`) passes its fault list here, so the list is kept in one place.
+    public var sandboxFaults: [String]
 
-    public init(environment: [String: String] = ProcessInfo.processInfo.environment, registry: ProviderRegistry = .builtIn) {
+    public init(
+        environment: [String: String] = ProcessInfo.processInfo.environment, registry: ProviderRegistry = .builtIn,
+        sandboxFaults: [String] = ["none"]
+    ) {
         self.environment = environment
         self.registry = registry
+        self.sandboxFaults = sandboxFaults.contains("none") ? sandboxFaults : ["none"] + sandboxFaults
     }
 
     /// Loads the file at `path`; relative paths inside it resolve against the current working directory.
@@ -141,7 +149,7 @@ public struct ConfigurationLoader: Sendable {
 
     /// Loads configuration text; relative paths inside it resolve against `baseDirectory`.
     public func load(yaml: String, baseDirectory: String) throws(ConfigurationError) -> PassgateConfiguration {
-        let reader = ConfigurationReader(environment: environment, baseDirectory: baseDirectory, registry: registry)
+        let reader = ConfigurationReader(environment: environment, baseDirectory: baseDirectory, registry: registry, sandboxFaults: sandboxFaults)
         guard let configuration = reader.read(yaml: yaml) else {
             throw ConfigurationError(problems: reader.orderedProblems)
         }

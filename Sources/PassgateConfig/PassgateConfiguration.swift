@@ -192,13 +192,10 @@ public struct SandboxSettings: Sendable, Equatable {
     public var port = 8090
     /// Where `sandbox:NAME` keys are generated and kept between starts (absolute once loaded).
     public var keyDirectory = ".passgate/sandbox"
-    /// Optional fault injection for the embedded sandbox (see `CarrierSandbox`): one of `faults`
+    /// Optional fault injection for the embedded sandbox: one of the loader's `sandboxFaults`
     /// other than `none`, spelled as there; `nil` means none.
     public var fault: String?
     public var latencyMs = 0
-
-    /// The `sandbox.fault` values the loader accepts (`none` is loaded as `nil`).
-    public static let faults = ["none", "http500", "http502", "html", "truncatedJSON", "wrongInResponseTo", "connectionReset", "noAnswer"]
 
     public init() {}
 }

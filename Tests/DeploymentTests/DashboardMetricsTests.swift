@@ -1,5 +1,6 @@
 import CurlTransport
 import Foundation
+import PassgateLiveTestSupport
 import PassgateServer
 import PassgateTestSupport
 import Testing
@@ -45,7 +46,7 @@ struct DashboardMetricsTests {
         defer { try? FileManager.default.removeItem(atPath: caFile) }
         let exported = try await ShippedSandboxPassgate.with(environment: ["PASSGATE_PROVIDERS_CMCC_CAFILE": caFile]) { passgate in
             try await Self.driveTraffic(passgate)
-            return try await scrapeMetricFamilies(passgate.metricsURL, http: passgate.http)
+            return metricFamilies(inExposition: try await passgate.metrics())
         }
 
         for (name, users) in referencedBy.sorted(by: { $0.key < $1.key }) where MonitoringFiles.family(of: name, exported: exported) == nil {
@@ -65,8 +66,8 @@ struct DashboardMetricsTests {
     /// latency, billable, audit record, libcurl connection), a carrier refusal (token_invalid) and a
     /// client error, then transport failures until the circuit opens (transfers_failed_total,
     /// circuit_open at 1). Everything else is exported from start-up.
-    static func driveTraffic(_ passgate: ShippedSandboxPassgate) async throws {
-        let token = try await passgate.mintToken()
+    static func driveTraffic(_ passgate: RunningPassgate) async throws {
+        let token = try await passgate.mintToken(appId: ShippedSandboxPassgate.md5App)
         let exchanged = try await passgate.post("/v1/phone-number", ["appId": ShippedSandboxPassgate.md5App, "token": token])
         try #require(exchanged.status == 200, "the exchange failed: \(exchanged.body)")
         let spent = try await passgate.post("/v1/phone-number", ["appId": ShippedSandboxPassgate.md5App, "token": "not-a-token-the-sandbox-minted"])
@@ -81,9 +82,9 @@ struct DashboardMetricsTests {
             #expect(failed.status >= 500, "\(failed.body)")
         }
         try await passgate.setFault("none")
-        let metrics = try await passgate.http.send(.init(url: passgate.metricsURL))
+        let metrics = try await passgate.metrics()
         let series = #"passgate_carrier_circuit_open{provider="cmcc",host="127.0.0.1:"# + "\(passgate.sandboxPort ?? 0)\"} "
-        let line = String(decoding: metrics.body, as: UTF8.self).split(separator: "\n").first { $0.hasPrefix(series) }
+        let line = metrics.split(separator: "\n").first { $0.hasPrefix(series) }
         #expect(line.flatMap { Double($0.dropFirst(series.count)) } == 1, "the circuit should be open after 5 connection resets: \(line.map(String.init) ?? "no \(series)")")
     }
 

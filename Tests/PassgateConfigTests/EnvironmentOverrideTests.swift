@@ -25,7 +25,7 @@ struct EnvironmentOverrideTests {
             "PASSGATE_UNRELATED": "ignored",
         ]) { $1 }
         let yaml = Minimal.yaml(server: "port: 8080, host: 127.0.0.1", state: "backend: memory")
-        let configuration = try ConfigurationLoader(environment: environment).load(yaml: yaml, baseDirectory: "/")
+        let configuration = try ConfigurationLoader(environment: environment, sandboxFaults: Minimal.sandboxFaults).load(yaml: yaml, baseDirectory: "/")
         #expect(configuration.server.host == "0.0.0.0")
         #expect(configuration.server.port == 9090)
         #expect(configuration.server.maxBodyBytes == 2048)
@@ -80,7 +80,7 @@ struct EnvironmentOverrideTests {
             "server.port (from PASSGATE_SERVER_PORT) must be an integer 0-65535 (0 picks a free port), got 'abc'",
             "state.replayTTLSeconds (from PASSGATE_STATE_REPLAYTTLSECONDS) must be an integer 130-86400 (it must outlast the carrier's 2-minute token life), got '60'",
             "sandbox.enabled (from PASSGATE_SANDBOX_ENABLED) must be true or false, got 'maybe'",
-            "sandbox.fault (from PASSGATE_SANDBOX_FAULT) must be one of none, http500, http502, html, truncatedJSON, wrongInResponseTo, connectionReset, noAnswer, got 'http503'; did you mean 'http500'?",
+            "sandbox.fault (from PASSGATE_SANDBOX_FAULT) must be one of none, http500, http502, wrongInResponseTo, got 'http503'; did you mean 'http500'?",
             "log.level (from PASSGATE_LOG_LEVEL) must be one of trace, debug, info, notice, warning, error, critical, got 'verbose'",
         ])
     }

@@ -62,7 +62,8 @@ struct ValidationTests {
     @Test("port 0 is accepted for ephemeral ports, and choices match case-insensitively")
     func ephemeralPortAndCaseInsensitiveChoices() throws {
         let yaml = Minimal.yaml(server: "port: 0", sandbox: "port: 0, fault: HTML")
-        let configuration = try ConfigurationLoader(environment: Minimal.environment).load(yaml: yaml + "\nlog: {level: Warning, format: TEXT}", baseDirectory: "/")
+        let loader = ConfigurationLoader(environment: Minimal.environment, sandboxFaults: ["html"])
+        let configuration = try loader.load(yaml: yaml + "\nlog: {level: Warning, format: TEXT}", baseDirectory: "/")
         #expect(configuration.server.port == 0)
         #expect(configuration.sandbox.port == 0 && configuration.sandbox.fault == "html")
         #expect(String(describing: configuration.log.level) == "warning" && configuration.log.format == .text)
@@ -167,6 +168,21 @@ struct ValidationTests {
         #expect(check("  - {id: a, apiKeySHA256: \"e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855\", apps: [\"300011111111\"]}") == ["clients[0].apiKeySHA256"])
         let messages = problems(prefix + "clients:\n  - {id: a, apiKeySHA256: \"\(hash.dropLast())\", apps: [\"300011111111\"]}", environment: Minimal.environment)
         #expect(messages.first?.message.contains("has 63 hex characters; a SHA-256 has 64") == true)
+    }
+
+    @Test("sandbox.fault: the faults the sandbox's composer passes, or none; a wrong one lists them")
+    func sandboxFaults() throws {
+        let loader = ConfigurationLoader(environment: Minimal.environment, sandboxFaults: ["html", "noAnswer"])
+        #expect(try loader.load(yaml: Minimal.yaml(sandbox: "fault: NOANSWER"), baseDirectory: "/").sandbox.fault == "noAnswer")
+        #expect(try loader.load(yaml: Minimal.yaml(sandbox: "fault: none"), baseDirectory: "/").sandbox.fault == nil)
+        #expect(throws: ConfigurationError.self) { try loader.load(yaml: Minimal.yaml(sandbox: "fault: http500"), baseDirectory: "/") }
+        do {
+            _ = try ConfigurationLoader(environment: Minimal.environment).load(yaml: Minimal.yaml(sandbox: "fault: html"), baseDirectory: "/")
+            Issue.record("a loader given no faults accepted one")
+        } catch {
+            #expect(error.problems.map(\.path) == ["sandbox.fault"])
+            #expect(error.problems.first?.message.contains("must be one of none, got 'html'") == true, "\(error.problems)")
+        }
     }
 
     @Test("the sandbox may not share the API's port")

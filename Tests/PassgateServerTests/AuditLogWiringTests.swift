@@ -1,3 +1,4 @@
+import PassgateLiveTestSupport
 import PassgateTestSupport
 import PassgateCore
 import Foundation
@@ -21,55 +22,56 @@ struct AuditLogWiringTests {
     @Test("each carrier call is one audit line with the request's id, client and app; replays add none; no token or number")
     func oneLinePerCarrierCall() async throws {
         let (configuration, directory) = Self.audited()
-        let passgate = try await RunningPassgate.start(configuration)
-        var tokens: [String] = []
-        var requestIds: [String] = []
-        for index in 0..<3 {
-            let token = try await passgate.mintToken(appId: TestConfiguration.md5App, phone: "1390000000\(index)")
-            tokens.append(token)
-            let answer = try await passgate.post("/v1/phone-number", ["appId": TestConfiguration.md5App, "token": token],
-                                                 extraHeaders: [("X-Request-Id", "audit-test-\(index)")])
-            #expect(answer.status == 200, "\(answer.body)")
-            requestIds.append("audit-test-\(index)")
-        }
-        let replay = try await passgate.post("/v1/phone-number", ["appId": TestConfiguration.md5App, "token": tokens[0]])
-        #expect(replay.json["replayed"] as? Bool == true)
-        let spent = try await passgate.post("/v1/phone-number", ["appId": TestConfiguration.md5App, "token": tokens[1]],
-                                            apiKey: TestConfiguration.secondShopApiKey, extraHeaders: [("X-Request-Id", "audit-test-bad")])
-        #expect(spent.errorCode == "token_invalid")
+        try await withRunningPassgate(configuration) { passgate in
+            var tokens: [String] = []
+            var requestIds: [String] = []
+            for index in 0..<3 {
+                let token = try await passgate.mintToken(appId: TestConfiguration.md5App, phone: "1390000000\(index)")
+                tokens.append(token)
+                let answer = try await passgate.post("/v1/phone-number", ["appId": TestConfiguration.md5App, "token": token],
+                                                     extraHeaders: [("X-Request-Id", "audit-test-\(index)")])
+                #expect(answer.status == 200, "\(answer.body)")
+                requestIds.append("audit-test-\(index)")
+            }
+            let replay = try await passgate.post("/v1/phone-number", ["appId": TestConfiguration.md5App, "token": tokens[0]])
+            #expect(replay.json["replayed"] as? Bool == true)
+            let spent = try await passgate.post("/v1/phone-number", ["appId": TestConfiguration.md5App, "token": tokens[1]],
+                                                apiKey: TestConfiguration.secondShopApiKey, extraHeaders: [("X-Request-Id", "audit-test-bad")])
+            #expect(spent.errorCode == "token_invalid")
 
-        var lines: [[String: Any]] = []
-        for _ in 0..<100 {
-            let text = (try? String(contentsOfFile: "\(directory)/audit.jsonl", encoding: .utf8)) ?? ""
-            lines = text.split(separator: "\n").compactMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
-            if lines.count >= 4 { break }
-            try await Task.sleep(for: .milliseconds(50))
+            var lines: [[String: Any]] = []
+            for _ in 0..<100 {
+                let text = (try? String(contentsOfFile: "\(directory)/audit.jsonl", encoding: .utf8)) ?? ""
+                lines = text.split(separator: "\n").compactMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
+                if lines.count >= 4 { break }
+                try await Task.sleep(for: .milliseconds(50))
+            }
+            #expect(lines.count == 4, "\(lines)")
+            #expect(lines.compactMap { $0["requestId"] as? String } == requestIds + ["audit-test-bad"])
+            #expect(lines.map { $0["client"] as? String } == ["shop", "shop", "shop", "shop2"])
+            #expect(lines.allSatisfy { $0["appId"] as? String == TestConfiguration.md5App && $0["provider"] as? String == "cmcc" })
+            #expect(lines.prefix(3).allSatisfy { $0["billable"] as? Bool == true && $0["rawCode"] as? String == "103000" })
+            #expect(lines.last?["normalizedCode"] as? String == "token_invalid")
+            let raw = (try? String(contentsOfFile: "\(directory)/audit.jsonl", encoding: .utf8)) ?? ""
+            #expect(!tokens.contains { raw.contains($0) } && !raw.contains("1390000000"))
         }
-        await passgate.stop()
-        #expect(lines.count == 4, "\(lines)")
-        #expect(lines.compactMap { $0["requestId"] as? String } == requestIds + ["audit-test-bad"])
-        #expect(lines.map { $0["client"] as? String } == ["shop", "shop", "shop", "shop2"])
-        #expect(lines.allSatisfy { $0["appId"] as? String == TestConfiguration.md5App && $0["provider"] as? String == "cmcc" })
-        #expect(lines.prefix(3).allSatisfy { $0["billable"] as? Bool == true && $0["rawCode"] as? String == "103000" })
-        #expect(lines.last?["normalizedCode"] as? String == "token_invalid")
-        let raw = (try? String(contentsOfFile: "\(directory)/audit.jsonl", encoding: .utf8)) ?? ""
-        #expect(!tokens.contains { raw.contains($0) } && !raw.contains("1390000000"))
     }
 
     @Test("with the audit log on, a successful carrier call is not repeated at info; failed calls are; the request line has the masked number")
     func carrierLineOnlyForFailures() async throws {
         let (configuration, _) = Self.audited()
-        let passgate = try await RunningPassgate.start(configuration)
-        let token = try await passgate.mintToken(appId: TestConfiguration.md5App, phone: "13900000009")
-        let first = try await passgate.post("/v1/phone-number", ["appId": TestConfiguration.md5App, "token": token],
-                                            extraHeaders: [("X-Request-Id", "log-ok")])
-        #expect(first.status == 200, "\(first.body)")
-        let spent = try await passgate.post("/v1/phone-number", ["appId": TestConfiguration.md5App, "token": token],
-                                            apiKey: TestConfiguration.secondShopApiKey, extraHeaders: [("X-Request-Id", "log-bad")])
-        #expect(spent.errorCode == "token_invalid")
-        await passgate.stop()
+        let logs = MemoryLogSink()
+        try await withRunningPassgate(configuration, logs: logs) { passgate in
+            let token = try await passgate.mintToken(appId: TestConfiguration.md5App, phone: "13900000009")
+            let first = try await passgate.post("/v1/phone-number", ["appId": TestConfiguration.md5App, "token": token],
+                                                extraHeaders: [("X-Request-Id", "log-ok")])
+            #expect(first.status == 200, "\(first.body)")
+            let spent = try await passgate.post("/v1/phone-number", ["appId": TestConfiguration.md5App, "token": token],
+                                                apiKey: TestConfiguration.secondShopApiKey, extraHeaders: [("X-Request-Id", "log-bad")])
+            #expect(spent.errorCode == "token_invalid")
+        }
 
-        let lines = passgate.logs.contents
+        let lines = logs.contents
         let calls = lines.filter { $0.contains(#""level":"info","logger":"passgate","msg":"carrier call""#) }
         #expect(calls.count == 1, "\(calls)")
         #expect(calls.first?.contains(#""code":"token_invalid""#) == true && calls.first?.contains(#""requestId":"log-bad""#) == true)

@@ -1,3 +1,4 @@
+import PassgateLiveTestSupport
 import Foundation
 import PassgateConfig
 import PassgateServer
@@ -18,8 +19,8 @@ struct AuditRetentionWiringTests {
         for name in earlier + ["notes.txt"] {
             #expect(FileManager.default.createFile(atPath: "\(directory)/\(name)", contents: Data("{}\n".utf8)))
         }
-        let passgate = try await RunningPassgate.start(limited)
-        await passgate.stop()  // the writer's start-up pass runs before it can drain and stop
+        try await withRunningPassgate(limited) { passgate in
+        }  // the writer's start-up pass runs before it can drain and stop
         let names = try FileManager.default.contentsOfDirectory(atPath: directory).sorted()
         #expect(names == Array(earlier.suffix(2)) + ["audit.jsonl", "notes.txt"], "\(names)")
     }

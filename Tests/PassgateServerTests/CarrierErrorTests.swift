@@ -1,3 +1,4 @@
+import PassgateLiveTestSupport
 import PassgateCLI
 import PassgateCore
 import CarrierSandbox
@@ -18,47 +19,47 @@ struct CarrierErrorTests {
 
     @Test("a token another caller spent is 422 token_invalid with the carrier's 104201 kept")
     func spentToken() async throws {
-        let passgate = try await RunningPassgate.start(TestConfiguration.make())
-        let token = try await passgate.mintToken(appId: Self.md5)
-        #expect(try await passgate.post("/v1/phone-number", ["appId": Self.md5, "token": token]).status == 200)
-        // The same client would get the replayed number; another client's request reaches the carrier.
-        let again = try await passgate.post("/v1/phone-number", ["appId": Self.md5, "token": token], apiKey: TestConfiguration.secondShopApiKey)
-        #expect(again.status == 422 && again.errorCode == "token_invalid", "\(again.body)")
-        let carrier = try #require(again.error["carrier"] as? [String: Any])
-        #expect(carrier["provider"] as? String == "cmcc" && carrier["code"] as? String == "104201")
-        #expect(again.error["retryable"] as? Bool == false)
-        await passgate.stop()
+        try await withRunningPassgate { passgate in
+            let token = try await passgate.mintToken(appId: Self.md5)
+            #expect(try await passgate.post("/v1/phone-number", ["appId": Self.md5, "token": token]).status == 200)
+            // The same client would get the replayed number; another client's request reaches the carrier.
+            let again = try await passgate.post("/v1/phone-number", ["appId": Self.md5, "token": token], apiKey: TestConfiguration.secondShopApiKey)
+            #expect(again.status == 422 && again.errorCode == "token_invalid", "\(again.body)")
+            let carrier = try #require(again.error["carrier"] as? [String: Any])
+            #expect(carrier["provider"] as? String == "cmcc" && carrier["code"] as? String == "104201")
+            #expect(again.error["retryable"] as? Bool == false)
+        }
     }
 
     @Test("an expired token (clock moved 2 minutes on) is token_invalid")
     func expiredToken() async throws {
         let clock = ManualWallClock(milliseconds: Int64(Date().timeIntervalSince1970 * 1000))
-        let passgate = try await RunningPassgate.start(TestConfiguration.make(), clock: clock)
-        let token = try await passgate.mintToken(appId: Self.md5)
-        clock.advance(milliseconds: 121_000)
-        let answer = try await passgate.post("/v1/phone-number", ["appId": Self.md5, "token": token])
-        #expect(answer.status == 422 && answer.errorCode == "token_invalid", "\(answer.body)")
-        await passgate.stop()
+        try await withRunningPassgate(TestConfiguration.make(), clock: clock) { passgate in
+            let token = try await passgate.mintToken(appId: Self.md5)
+            clock.advance(milliseconds: 121_000)
+            let answer = try await passgate.post("/v1/phone-number", ["appId": Self.md5, "token": token])
+            #expect(answer.status == 422 && answer.errorCode == "token_invalid", "\(answer.body)")
+        }
     }
 
     @Test("a token minted for another app is token_app_mismatch; a verification token used to log in is token_wrong_product")
     func wrongTokens() async throws {
-        let passgate = try await RunningPassgate.start(TestConfiguration.make())
-        let foreign = try await passgate.mintToken(appId: TestConfiguration.secondMD5App)
-        let mismatch = try await passgate.post("/v1/phone-number", ["appId": Self.md5, "token": foreign])
-        #expect(mismatch.status == 422 && mismatch.errorCode == "token_app_mismatch", "\(mismatch.body)")
-        let verifyToken = try await passgate.mintToken(appId: Self.md5, product: "verify")
-        let wrongProduct = try await passgate.post("/v1/phone-number", ["appId": Self.md5, "token": verifyToken])
-        #expect(wrongProduct.status == 422 && wrongProduct.errorCode == "token_wrong_product", "\(wrongProduct.body)")
-        await passgate.stop()
+        try await withRunningPassgate { passgate in
+            let foreign = try await passgate.mintToken(appId: TestConfiguration.secondMD5App)
+            let mismatch = try await passgate.post("/v1/phone-number", ["appId": Self.md5, "token": foreign])
+            #expect(mismatch.status == 422 && mismatch.errorCode == "token_app_mismatch", "\(mismatch.body)")
+            let verifyToken = try await passgate.mintToken(appId: Self.md5, product: "verify")
+            let wrongProduct = try await passgate.post("/v1/phone-number", ["appId": Self.md5, "token": verifyToken])
+            #expect(wrongProduct.status == 422 && wrongProduct.errorCode == "token_wrong_product", "\(wrongProduct.body)")
+        }
     }
 
     @Test("verification for an app without an appKey is app_not_enabled before any carrier call")
     func verifyWithoutAppKey() async throws {
-        let passgate = try await RunningPassgate.start(TestConfiguration.make())
-        let answer = try await passgate.post("/v1/phone-number/verify", ["appId": TestConfiguration.secondMD5App, "token": "t", "phoneNumber": "13800138000"])
-        #expect(answer.status == 502 && answer.errorCode == "app_not_enabled", "\(answer.body)")
-        await passgate.stop()
+        try await withRunningPassgate { passgate in
+            let answer = try await passgate.post("/v1/phone-number/verify", ["appId": TestConfiguration.secondMD5App, "token": "t", "phoneNumber": "13800138000"])
+            #expect(answer.status == 502 && answer.errorCode == "app_not_enabled", "\(answer.body)")
+        }
     }
 
     @Test(
@@ -70,23 +71,23 @@ struct CarrierErrorTests {
         ]
     )
     func faults(fault: String, status: Int, code: String) async throws {
-        let passgate = try await RunningPassgate.start(TestConfiguration.make(timeoutMs: 800))
-        try await passgate.setFault(fault)
-        let token = try await passgate.mintToken(appId: Self.md5)
-        let answer = try await passgate.post("/v1/phone-number", ["appId": Self.md5, "token": token])
-        #expect(answer.status == status && answer.errorCode == code, "\(fault): \(answer.body)")
-        #expect(answer.error["retryable"] as? Bool == false)
-        await passgate.stop()
+        try await withRunningPassgate(TestConfiguration.make(timeoutMs: 800)) { passgate in
+            try await passgate.setFault(fault)
+            let token = try await passgate.mintToken(appId: Self.md5)
+            let answer = try await passgate.post("/v1/phone-number", ["appId": Self.md5, "token": token])
+            #expect(answer.status == status && answer.errorCode == code, "\(fault): \(answer.body)")
+            #expect(answer.error["retryable"] as? Bool == false)
+        }
     }
 
     @Test("a carrier base URL that refuses connections is 503 carrier_unavailable, retryable")
     func unreachableCarrier() async throws {
         let refusing = try RefusingPort()
-        let passgate = try await RunningPassgate.start(TestConfiguration.make(sandbox: false, baseURL: "http://127.0.0.1:\(refusing.port)"))
-        let answer = try await passgate.post("/v1/phone-number", ["appId": Self.md5, "token": "STsid0000000000000000abc"])
-        #expect(answer.status == 503 && answer.errorCode == "carrier_unavailable", "\(answer.body)")
-        #expect(answer.error["retryable"] as? Bool == true)
-        await passgate.stop()
+        try await withRunningPassgate(TestConfiguration.make(sandbox: false, baseURL: "http://127.0.0.1:\(refusing.port)")) { passgate in
+            let answer = try await passgate.post("/v1/phone-number", ["appId": Self.md5, "token": "STsid0000000000000000abc"])
+            #expect(answer.status == 503 && answer.errorCode == "carrier_unavailable", "\(answer.body)")
+            #expect(answer.error["retryable"] as? Bool == true)
+        }
     }
 
     /// A standalone sandbox whose view of the apps differs from Passgate's: a misconfigured carrier console.
@@ -119,11 +120,11 @@ struct CarrierErrorTests {
             }
         }, clock: code == "carrier_rejected" ? skewedClock : SystemWallClock())
         if code == "msisdn_decrypt_failed" { app = TestConfiguration.rsaApp }
-        let passgate = try await RunningPassgate.start(TestConfiguration.make(sandbox: false, baseURL: "http://127.0.0.1:\(port)"))
-        let token = try await RunningPassgate.mintToken(http: passgate.http, sandbox: "http://127.0.0.1:\(port)", appId: app)
-        let answer = try await passgate.post("/v1/phone-number", ["appId": app, "token": token])
-        #expect(answer.status == 502 && answer.errorCode == code, "\(answer.body)")
-        await passgate.stop()
+        try await withRunningPassgate(TestConfiguration.make(sandbox: false, baseURL: "http://127.0.0.1:\(port)")) { passgate in
+            let token = try await RunningPassgate.mintToken(http: passgate.http, sandbox: "http://127.0.0.1:\(port)", appId: app)
+            let answer = try await passgate.post("/v1/phone-number", ["appId": app, "token": token])
+            #expect(answer.status == 502 && answer.errorCode == code, "\(answer.body)")
+        }
         await sandbox.shutdown()
     }
 }

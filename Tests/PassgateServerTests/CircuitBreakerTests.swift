@@ -1,3 +1,4 @@
+import PassgateLiveTestSupport
 import PassgateCLI
 import PassgateCore
 import ProviderCMCC
@@ -21,19 +22,19 @@ struct CircuitBreakerTests {
         var configuration = TestConfiguration.make(sandbox: false, baseURL: "http://127.0.0.1:\(port)")
         configuration.providers[CMCC.providerID]?.circuitFailureThreshold = 3
         configuration.providers[CMCC.providerID]?.circuitOpenMs = 600_000
-        let passgate = try await RunningPassgate.start(configuration)
-        for index in 0..<3 {
-            let answer = try await passgate.post("/v1/phone-number", ["appId": TestConfiguration.md5App, "token": "STsidCIRCUIT\(index)"])
-            #expect(answer.errorCode == "carrier_unavailable" && (answer.error["message"] as? String)?.contains("could not be reached") == true, "\(answer.body)")
+        try await withRunningPassgate(configuration) { passgate in
+            for index in 0..<3 {
+                let answer = try await passgate.post("/v1/phone-number", ["appId": TestConfiguration.md5App, "token": "STsidCIRCUIT\(index)"])
+                #expect(answer.errorCode == "carrier_unavailable" && (answer.error["message"] as? String)?.contains("could not be reached") == true, "\(answer.body)")
+            }
+            let fast = try await passgate.post("/v1/phone-number", ["appId": TestConfiguration.md5App, "token": "STsidCIRCUIT9"])
+            #expect(fast.status == 503 && fast.errorCode == "carrier_unavailable" && fast.error["retryable"] as? Bool == true)
+            #expect((fast.error["message"] as? String)?.contains("pauses calls") == true, "\(fast.body)")
+            let metrics = try await passgate.metrics()
+            #expect(metrics.contains(#"passgate_carrier_circuit_open{provider="cmcc",host="127.0.0.1:\#(port)"} 1"#), "\(metrics)")
+            let ready = try await passgate.send(.get, "/readyz", headers: [])
+            #expect(ready.status == 200 && ((ready.json["checks"] as? [String: String])?["carrier"] ?? "").contains("circuit open"), "\(ready.body)")
         }
-        let fast = try await passgate.post("/v1/phone-number", ["appId": TestConfiguration.md5App, "token": "STsidCIRCUIT9"])
-        #expect(fast.status == 503 && fast.errorCode == "carrier_unavailable" && fast.error["retryable"] as? Bool == true)
-        #expect((fast.error["message"] as? String)?.contains("pauses calls") == true, "\(fast.body)")
-        let metrics = try await passgate.metrics()
-        #expect(metrics.contains(#"passgate_carrier_circuit_open{provider="cmcc",host="127.0.0.1:\#(port)"} 1"#), "\(metrics)")
-        let ready = try await passgate.send(.get, "/readyz", headers: [])
-        #expect(ready.status == 200 && ((ready.json["checks"] as? [String: String])?["carrier"] ?? "").contains("circuit open"), "\(ready.body)")
-        await passgate.stop()
         refusing.release()
     }
 
@@ -44,23 +45,23 @@ struct CircuitBreakerTests {
         var configuration = TestConfiguration.make(sandbox: false, baseURL: "http://127.0.0.1:\(port)")
         configuration.providers[CMCC.providerID]?.circuitFailureThreshold = 2
         configuration.providers[CMCC.providerID]?.circuitOpenMs = 300
-        let passgate = try await RunningPassgate.start(configuration)
-        for index in 0..<2 {
-            _ = try await passgate.post("/v1/phone-number", ["appId": TestConfiguration.md5App, "token": "STsidCIRCUIT\(index)"])
+        try await withRunningPassgate(configuration) { passgate in
+            for index in 0..<2 {
+                _ = try await passgate.post("/v1/phone-number", ["appId": TestConfiguration.md5App, "token": "STsidCIRCUIT\(index)"])
+            }
+            var settings = TestConfiguration.make().sandboxConfiguration
+            settings.port = port
+            refusing.release()
+            let sandbox = CarrierSandbox(configuration: settings, logger: Logger(label: "test.sandbox"))
+            try await sandbox.start()
+            try await Task.sleep(for: .milliseconds(400))
+            let token = try await RunningPassgate.mintToken(http: passgate.http, sandbox: "http://127.0.0.1:\(port)", appId: TestConfiguration.md5App)
+            let recovered = try await passgate.post("/v1/phone-number", ["appId": TestConfiguration.md5App, "token": token])
+            #expect(recovered.status == 200, "\(recovered.body)")
+            let after = try await passgate.metrics()
+            #expect(after.contains(#"passgate_carrier_circuit_open{provider="cmcc",host="127.0.0.1:\#(port)"} 0"#))
+            await sandbox.shutdown()
         }
-        var settings = TestConfiguration.make().sandboxConfiguration
-        settings.port = port
-        refusing.release()
-        let sandbox = CarrierSandbox(configuration: settings, logger: Logger(label: "test.sandbox"))
-        try await sandbox.start()
-        try await Task.sleep(for: .milliseconds(400))
-        let token = try await RunningPassgate.mintToken(http: passgate.http, sandbox: "http://127.0.0.1:\(port)", appId: TestConfiguration.md5App)
-        let recovered = try await passgate.post("/v1/phone-number", ["appId": TestConfiguration.md5App, "token": token])
-        #expect(recovered.status == 200, "\(recovered.body)")
-        let after = try await passgate.metrics()
-        #expect(after.contains(#"passgate_carrier_circuit_open{provider="cmcc",host="127.0.0.1:\#(port)"} 0"#))
-        await passgate.stop()
-        await sandbox.shutdown()
     }
 
     @Test("end to end: HTML pages and 5xx replies count as failures, so the circuit opens and later requests fail fast, unsent",
@@ -69,31 +70,31 @@ struct CircuitBreakerTests {
         var configuration = TestConfiguration.make()
         configuration.providers[CMCC.providerID]?.circuitFailureThreshold = 2
         configuration.providers[CMCC.providerID]?.circuitOpenMs = 600_000
-        let passgate = try await RunningPassgate.start(configuration)
-        try await passgate.setFault(fault)
-        for index in 0..<2 {
-            let answer = try await passgate.post("/v1/phone-number", ["appId": TestConfiguration.md5App, "token": "STsidPAGE\(index)"])
-            #expect(answer.errorCode == "carrier_bad_response", "\(answer.body)")
+        try await withRunningPassgate(configuration) { passgate in
+            try await passgate.setFault(fault)
+            for index in 0..<2 {
+                let answer = try await passgate.post("/v1/phone-number", ["appId": TestConfiguration.md5App, "token": "STsidPAGE\(index)"])
+                #expect(answer.errorCode == "carrier_bad_response", "\(answer.body)")
+            }
+            let before = try await passgate.sandboxCalls()
+            let fast = try await passgate.post("/v1/phone-number", ["appId": TestConfiguration.md5App, "token": "STsidPAGE9"])
+            #expect(fast.status == 503 && fast.errorCode == "carrier_unavailable" && fast.error["retryable"] as? Bool == true, "\(fast.body)")
+            #expect(try await passgate.sandboxCalls() == before)
         }
-        let before = try await passgate.sandboxCalls()
-        let fast = try await passgate.post("/v1/phone-number", ["appId": TestConfiguration.md5App, "token": "STsidPAGE9"])
-        #expect(fast.status == 503 && fast.errorCode == "carrier_unavailable" && fast.error["retryable"] as? Bool == true, "\(fast.body)")
-        #expect(try await passgate.sandboxCalls() == before)
-        await passgate.stop()
     }
 
     @Test("end to end: a carrier answering its own error codes keeps the circuit closed")
     func carrierCodesAreNotFailures() async throws {
         var configuration = TestConfiguration.make()
         configuration.providers[CMCC.providerID]?.circuitFailureThreshold = 1
-        let passgate = try await RunningPassgate.start(configuration)
-        for index in 0..<3 {
-            let answer = try await passgate.post("/v1/phone-number", ["appId": TestConfiguration.md5App, "token": "STsidUNKNOWN\(index)"])
-            #expect(answer.errorCode == "token_invalid", "\(answer.body)")
+        try await withRunningPassgate(configuration) { passgate in
+            for index in 0..<3 {
+                let answer = try await passgate.post("/v1/phone-number", ["appId": TestConfiguration.md5App, "token": "STsidUNKNOWN\(index)"])
+                #expect(answer.errorCode == "token_invalid", "\(answer.body)")
+            }
+            let ready = try await passgate.send(.get, "/readyz", headers: [])
+            #expect(((ready.json["checks"] as? [String: String])?["carrier"] ?? "") == "ok", "\(ready.body)")
         }
-        let ready = try await passgate.send(.get, "/readyz", headers: [])
-        #expect(((ready.json["checks"] as? [String: String])?["carrier"] ?? "") == "ok", "\(ready.body)")
-        await passgate.stop()
     }
 
     /// The defect: the circuit let a probe through, then the call cap refused that request, and no
@@ -116,35 +117,35 @@ struct CircuitBreakerTests {
         configuration.providers[CMCC.providerID]?.circuitOpenMs = 300
         configuration.providers[CMCC.providerID]?.maxConcurrentCalls = 1
         configuration.providers[CMCC.providerID]?.callQueueTimeoutMs = 0
-        let passgate = try await RunningPassgate.start(configuration)
+        try await withRunningPassgate(configuration) { passgate in
 
-        // 1: the first URL refuses (its circuit opens); the call fails over to the slow sandbox and holds the only slot.
-        let slowToken = try await RunningPassgate.mintToken(http: passgate.http, sandbox: second, appId: TestConfiguration.md5App)
-        let held = Task { try await passgate.post("/v1/phone-number", ["appId": TestConfiguration.md5App, "token": slowToken]).status }
-        let openSeries = #"passgate_carrier_circuit_open{provider="cmcc",host="127.0.0.1:\#(refusing.port)"} 1"#
-        #expect(try await eventually { try await passgate.metrics().contains(openSeries) })
-        #expect(try await eventually { try await RunningPassgate.sandboxCalls(http: passgate.http, base: second) == 1 })
-        try await Task.sleep(for: .milliseconds(400))  // past circuitOpenMs: the next call to the first URL is its probe
+            // 1: the first URL refuses (its circuit opens); the call fails over to the slow sandbox and holds the only slot.
+            let slowToken = try await RunningPassgate.mintToken(http: passgate.http, sandbox: second, appId: TestConfiguration.md5App)
+            let held = Task { try await passgate.post("/v1/phone-number", ["appId": TestConfiguration.md5App, "token": slowToken]).status }
+            let openSeries = #"passgate_carrier_circuit_open{provider="cmcc",host="127.0.0.1:\#(refusing.port)"} 1"#
+            #expect(try await eventually { try await passgate.metrics().contains(openSeries) })
+            #expect(try await eventually { try await RunningPassgate.sandboxCalls(http: passgate.http, base: second) == 1 })
+            try await Task.sleep(for: .milliseconds(400))  // past circuitOpenMs: the next call to the first URL is its probe
 
-        // 2: the probe finds no free slot and is answered unsent.
-        let refused = try await passgate.post("/v1/phone-number", ["appId": TestConfiguration.md5App, "token": "STsidPROBE1"])
-        #expect(refused.status == 503 && refused.errorCode == "carrier_unavailable", "\(refused.body)")
-        #expect((refused.error["message"] as? String)?.contains("maxConcurrentCalls") == true, "\(refused.body)")
+            // 2: the probe finds no free slot and is answered unsent.
+            let refused = try await passgate.post("/v1/phone-number", ["appId": TestConfiguration.md5App, "token": "STsidPROBE1"])
+            #expect(refused.status == 503 && refused.errorCode == "carrier_unavailable", "\(refused.body)")
+            #expect((refused.error["message"] as? String)?.contains("maxConcurrentCalls") == true, "\(refused.body)")
 
-        // 3: the first URL comes back; the next request must probe it (not skip it as half-open) and close the circuit.
-        refusing.release()
-        var backSettings = TestConfiguration.make().sandboxConfiguration
-        backSettings.port = refusing.port
-        let back = CarrierSandbox(configuration: backSettings, logger: Logger(label: "test.back"))
-        try await back.start()
-        #expect(try await held.value == 200)
-        let token = try await RunningPassgate.mintToken(http: passgate.http, sandbox: first, appId: TestConfiguration.md5App)
-        let recovered = try await passgate.post("/v1/phone-number", ["appId": TestConfiguration.md5App, "token": token])
-        #expect(recovered.status == 200, "\(recovered.body)")
-        let metrics = try await passgate.metrics()
-        #expect(metrics.contains(#"passgate_carrier_circuit_open{provider="cmcc",host="127.0.0.1:\#(refusing.port)"} 0"#), "\(metrics)")
-        await passgate.stop()
-        await back.shutdown()
+            // 3: the first URL comes back; the next request must probe it (not skip it as half-open) and close the circuit.
+            refusing.release()
+            var backSettings = TestConfiguration.make().sandboxConfiguration
+            backSettings.port = refusing.port
+            let back = CarrierSandbox(configuration: backSettings, logger: Logger(label: "test.back"))
+            try await back.start()
+            #expect(try await held.value == 200)
+            let token = try await RunningPassgate.mintToken(http: passgate.http, sandbox: first, appId: TestConfiguration.md5App)
+            let recovered = try await passgate.post("/v1/phone-number", ["appId": TestConfiguration.md5App, "token": token])
+            #expect(recovered.status == 200, "\(recovered.body)")
+            let metrics = try await passgate.metrics()
+            #expect(metrics.contains(#"passgate_carrier_circuit_open{provider="cmcc",host="127.0.0.1:\#(refusing.port)"} 0"#), "\(metrics)")
+            await back.shutdown()
+        }
         await slow.shutdown()
     }
 }

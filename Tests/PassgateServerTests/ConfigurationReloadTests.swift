@@ -1,3 +1,4 @@
+import PassgateLiveTestSupport
 import PassgateTestSupport
 import PassgateCLI
 import PassgateCore
@@ -47,12 +48,11 @@ struct ConfigurationReloadTests {
         }
     }
 
-    func reload(_ passgate: RunningPassgate, key: String = adminKey) async throws -> RunningPassgate.Answer {
+    func reload(_ passgate: RunningPassgate, key: String = adminKey) async throws -> APIAnswer {
         let port = try #require(passgate.endpoints.adminPort)
         let response = try await passgate.http.send(.init(
             method: .post, url: "http://127.0.0.1:\(port)/admin/reload", headers: [("Authorization", "Bearer \(key)")], timeoutMs: 10_000))
-        let json = (try? JSONSerialization.jsonObject(with: Data(response.body))) as? [String: Any] ?? [:]
-        return RunningPassgate.Answer(status: response.status, json: json, headers: response.headers, body: String(decoding: response.body, as: UTF8.self))
+        return APIAnswer(status: response.status, body: response.body, headers: response.headers)
     }
 
     @Test("a rotated APPSecret is used after POST /admin/reload; a new client is granted; a broken file is rejected and the old config keeps serving")
@@ -60,48 +60,48 @@ struct ConfigurationReloadTests {
         let (sandbox, port) = try await CarrierErrorTests.misconfigured { _ in }
         let files = try Files(carrier: port)
         let path = files.config
-        let passgate = try await RunningPassgate.start(try ConfigurationLoader().load(path: path), reload: { try ConfigurationLoader().load(path: path) })
-        let carrier = "http://127.0.0.1:\(port)"
-        func exchange(apiKey: String = TestConfiguration.apiKey) async throws -> RunningPassgate.Answer {
-            let token = try await RunningPassgate.mintToken(http: passgate.http, sandbox: carrier, appId: TestConfiguration.md5App)
-            return try await passgate.post("/v1/phone-number", ["appId": TestConfiguration.md5App, "token": token], apiKey: apiKey)
+        try await withRunningPassgate(try ConfigurationLoader().load(path: path), reload: { try ConfigurationLoader().load(path: path) }) { passgate in
+            let carrier = "http://127.0.0.1:\(port)"
+            func exchange(apiKey: String = TestConfiguration.apiKey) async throws -> APIAnswer {
+                let token = try await RunningPassgate.mintToken(http: passgate.http, sandbox: carrier, appId: TestConfiguration.md5App)
+                return try await passgate.post("/v1/phone-number", ["appId": TestConfiguration.md5App, "token": token], apiKey: apiKey)
+            }
+            #expect(try await exchange().status == 200)
+
+            // The carrier console rotates the secret: until Passgate reloads, its signature is rejected.
+            let rotated = "ROTATEDmd5secret0123456789ABCDEF0"
+            var apps = TestConfiguration.make().sandboxConfiguration.apps.filter { $0.appId == TestConfiguration.md5App }
+            apps[0].md5Secret = rotated
+            sandbox.replaceApps(apps)
+            #expect(try await exchange().errorCode == "signature_rejected")
+
+            try rotated.write(toFile: files.secret, atomically: true, encoding: .utf8)
+            try files.write(carrier: port, grantNewClient: true)
+            #expect(try await reload(passgate, key: "not-the-admin-key").status == 401)
+            let applied = try await reload(passgate)
+            #expect(applied.status == 200, "\(applied.body)")
+            #expect(applied.json["applied"] as? [String] == ["apps", "clients"] && applied.json["generation"] as? Int == 2, "\(applied.body)")
+            #expect(try await exchange().status == 200)
+            #expect(try await exchange(apiKey: Self.newClientKey).status == 200)
+
+            // A broken file (and a missing secret file) is rejected whole: 422 naming every problem, old config serving.
+            try files.write(carrier: port, grantNewClient: false, extra: "servr: {}\n")
+            try FileManager.default.removeItem(atPath: files.secret)
+            let rejected = try await reload(passgate)
+            #expect(rejected.status == 422 && rejected.errorCode == "config_invalid", "\(rejected.body)")
+            let message = rejected.error["message"] as? String ?? ""
+            #expect(message.contains("servr") && message.contains("apps[0].secret"), "\(message)")
+            #expect(!message.contains(rotated))
+            #expect(try await exchange(apiKey: Self.newClientKey).status == 200)
+            #expect(passgate.logs.contents.contains { $0.contains("configuration reload rejected") })
+
+            // Restart-only sections are reported, not silently ignored.
+            try rotated.write(toFile: files.secret, atomically: true, encoding: .utf8)
+            try files.write(carrier: port, grantNewClient: false, extra: "log: {level: warning}\n")
+            let partial = try await reload(passgate)
+            #expect(partial.json["applied"] as? [String] == ["clients"] && partial.json["restartRequired"] as? [String] == ["log"], "\(partial.body)")
+            #expect(try await exchange(apiKey: Self.newClientKey).errorCode == "unauthenticated")
         }
-        #expect(try await exchange().status == 200)
-
-        // The carrier console rotates the secret: until Passgate reloads, its signature is rejected.
-        let rotated = "ROTATEDmd5secret0123456789ABCDEF0"
-        var apps = TestConfiguration.make().sandboxConfiguration.apps.filter { $0.appId == TestConfiguration.md5App }
-        apps[0].md5Secret = rotated
-        sandbox.replaceApps(apps)
-        #expect(try await exchange().errorCode == "signature_rejected")
-
-        try rotated.write(toFile: files.secret, atomically: true, encoding: .utf8)
-        try files.write(carrier: port, grantNewClient: true)
-        #expect(try await reload(passgate, key: "not-the-admin-key").status == 401)
-        let applied = try await reload(passgate)
-        #expect(applied.status == 200, "\(applied.body)")
-        #expect(applied.json["applied"] as? [String] == ["apps", "clients"] && applied.json["generation"] as? Int == 2, "\(applied.body)")
-        #expect(try await exchange().status == 200)
-        #expect(try await exchange(apiKey: Self.newClientKey).status == 200)
-
-        // A broken file (and a missing secret file) is rejected whole: 422 naming every problem, old config serving.
-        try files.write(carrier: port, grantNewClient: false, extra: "servr: {}\n")
-        try FileManager.default.removeItem(atPath: files.secret)
-        let rejected = try await reload(passgate)
-        #expect(rejected.status == 422 && rejected.errorCode == "config_invalid", "\(rejected.body)")
-        let message = rejected.error["message"] as? String ?? ""
-        #expect(message.contains("servr") && message.contains("apps[0].secret"), "\(message)")
-        #expect(!message.contains(rotated))
-        #expect(try await exchange(apiKey: Self.newClientKey).status == 200)
-        #expect(passgate.logs.contents.contains { $0.contains("configuration reload rejected") })
-
-        // Restart-only sections are reported, not silently ignored.
-        try rotated.write(toFile: files.secret, atomically: true, encoding: .utf8)
-        try files.write(carrier: port, grantNewClient: false, extra: "log: {level: warning}\n")
-        let partial = try await reload(passgate)
-        #expect(partial.json["applied"] as? [String] == ["clients"] && partial.json["restartRequired"] as? [String] == ["log"], "\(partial.body)")
-        #expect(try await exchange(apiKey: Self.newClientKey).errorCode == "unauthenticated")
-        await passgate.stop()
         await sandbox.shutdown()
     }
 }

@@ -1,3 +1,4 @@
+import PassgateLiveTestSupport
 import PassgateTestSupport
 import Foundation
 import PassgateServer
@@ -7,22 +8,23 @@ import Testing
 struct LogHygieneTests {
     @Test("logs are JSON lines with one request line and one carrier-call line, and never contain a token, secret or full number")
     func noSecretsInLogs() async throws {
-        let passgate = try await RunningPassgate.start(TestConfiguration.make())
+        let logs = MemoryLogSink()
         var tokens: [String] = []
-        for app in [TestConfiguration.md5App, TestConfiguration.rsaApp] {
-            let token = try await passgate.mintToken(appId: app, phone: "13700001234")
-            tokens.append(token)
-            #expect(try await passgate.post("/v1/phone-number", ["appId": app, "token": token]).status == 200)
-            _ = try await passgate.post("/v1/phone-number", ["appId": app, "token": token])  // replayed
-            _ = try await passgate.post("/v1/phone-number", ["appId": app, "token": token], apiKey: TestConfiguration.secondShopApiKey)  // spent
+        try await withRunningPassgate(logs: logs) { passgate in
+            for app in [TestConfiguration.md5App, TestConfiguration.rsaApp] {
+                let token = try await passgate.mintToken(appId: app, phone: "13700001234")
+                tokens.append(token)
+                #expect(try await passgate.post("/v1/phone-number", ["appId": app, "token": token]).status == 200)
+                _ = try await passgate.post("/v1/phone-number", ["appId": app, "token": token])  // replayed
+                _ = try await passgate.post("/v1/phone-number", ["appId": app, "token": token], apiKey: TestConfiguration.secondShopApiKey)  // spent
+            }
+            let verifyToken = try await passgate.mintToken(appId: TestConfiguration.md5App, phone: "13700001234", product: "verify")
+            tokens.append(verifyToken)
+            _ = try await passgate.post("/v1/phone-number/verify", ["appId": TestConfiguration.md5App, "token": verifyToken, "phoneNumber": "13700001234"])
+            _ = try await passgate.post("/v1/phone-number", ["appId": TestConfiguration.md5App, "token": "x"], apiKey: "not-the-key")
         }
-        let verifyToken = try await passgate.mintToken(appId: TestConfiguration.md5App, phone: "13700001234", product: "verify")
-        tokens.append(verifyToken)
-        _ = try await passgate.post("/v1/phone-number/verify", ["appId": TestConfiguration.md5App, "token": verifyToken, "phoneNumber": "13700001234"])
-        _ = try await passgate.post("/v1/phone-number", ["appId": TestConfiguration.md5App, "token": "x"], apiKey: "not-the-key")
-        await passgate.stop()
 
-        let lines = passgate.logs.contents
+        let lines = logs.contents
         let forbidden = tokens + [TestConfiguration.md5Secret, TestConfiguration.appKey, TestConfiguration.apiKey, TestConfiguration.secondShopApiKey, "13700001234", "not-the-key", "PRIVATE KEY"]
         for line in lines {
             #expect(try JSONSerialization.jsonObject(with: Data(line.utf8)) is [String: Any], "not JSON: \(line)")

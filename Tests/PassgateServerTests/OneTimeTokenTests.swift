@@ -1,3 +1,4 @@
+import PassgateLiveTestSupport
 import PassgateCore
 import ProviderCMCC
 import CarrierSandbox
@@ -18,60 +19,60 @@ struct OneTimeTokenTests {
 
     @Test("50 concurrent identical requests make exactly one carrier call; all get the number, 49 marked replayed")
     func singleFlight() async throws {
-        let passgate = try await RunningPassgate.start(TestConfiguration.make())
-        try await passgate.setFault("none", latencyMs: 300)
-        let token = try await passgate.mintToken(appId: Self.md5, phone: "13512345678")
-        struct Seen: Sendable { var status: Int; var phone: String?; var replayed: Bool? }
-        let answers = try await withThrowingTaskGroup(of: Seen.self) { group in
-            for _ in 0..<50 {
-                group.addTask {
-                    let answer = try await passgate.post("/v1/phone-number", ["appId": Self.md5, "token": token])
-                    return Seen(status: answer.status, phone: answer.json["phoneNumber"] as? String, replayed: answer.json["replayed"] as? Bool)
+        try await withRunningPassgate { passgate in
+            try await passgate.setFault("none", latencyMs: 300)
+            let token = try await passgate.mintToken(appId: Self.md5, phone: "13512345678")
+            struct Seen: Sendable { var status: Int; var phone: String?; var replayed: Bool? }
+            let answers = try await withThrowingTaskGroup(of: Seen.self) { group in
+                for _ in 0..<50 {
+                    group.addTask {
+                        let answer = try await passgate.post("/v1/phone-number", ["appId": Self.md5, "token": token])
+                        return Seen(status: answer.status, phone: answer.json["phoneNumber"] as? String, replayed: answer.json["replayed"] as? Bool)
+                    }
                 }
+                return try await group.reduce(into: []) { $0.append($1) }
             }
-            return try await group.reduce(into: []) { $0.append($1) }
+            #expect(answers.allSatisfy { $0.status == 200 && $0.phone == "13512345678" }, "\(answers.map(\.status))")
+            #expect(answers.filter { $0.replayed == true }.count == 49)
+            #expect(try await passgate.sandboxCalls() == 1)
+            let later = try await passgate.post("/v1/phone-number", ["appId": Self.md5, "token": token])
+            #expect(later.status == 200 && later.json["replayed"] as? Bool == true && later.json["phoneNumber"] as? String == "13512345678")
+            #expect(try await passgate.sandboxCalls() == 1)
         }
-        #expect(answers.allSatisfy { $0.status == 200 && $0.phone == "13512345678" }, "\(answers.map(\.status))")
-        #expect(answers.filter { $0.replayed == true }.count == 49)
-        #expect(try await passgate.sandboxCalls() == 1)
-        let later = try await passgate.post("/v1/phone-number", ["appId": Self.md5, "token": token])
-        #expect(later.status == 200 && later.json["replayed"] as? Bool == true && later.json["phoneNumber"] as? String == "13512345678")
-        #expect(try await passgate.sandboxCalls() == 1)
-        await passgate.stop()
     }
 
     @Test("a client that disconnects mid-call and retries gets the number from the one carrier call")
     func disconnectThenRetry() async throws {
-        let passgate = try await RunningPassgate.start(TestConfiguration.make())
-        try await passgate.setFault("none", latencyMs: 1200)
-        let token = try await passgate.mintToken(appId: Self.md5, phone: "13612345678")
-        let body = [UInt8](try JSONSerialization.data(withJSONObject: ["appId": Self.md5, "token": token]))
-        let impatient = CurlHTTPClient()
-        await #expect(throws: CurlTransportError.self) {
-            _ = try await impatient.send(.init(
-                method: .post, url: passgate.api + "/v1/phone-number",
-                headers: [("Authorization", "Bearer \(TestConfiguration.apiKey)"), ("Content-Type", "application/json")], body: body, timeoutMs: 300
-            ))
+        try await withRunningPassgate { passgate in
+            try await passgate.setFault("none", latencyMs: 1200)
+            let token = try await passgate.mintToken(appId: Self.md5, phone: "13612345678")
+            let body = [UInt8](try JSONSerialization.data(withJSONObject: ["appId": Self.md5, "token": token]))
+            let impatient = CurlHTTPClient()
+            await #expect(throws: CurlTransportError.self) {
+                _ = try await impatient.send(.init(
+                    method: .post, url: passgate.api + "/v1/phone-number",
+                    headers: [("Authorization", "Bearer \(TestConfiguration.apiKey)"), ("Content-Type", "application/json")], body: body, timeoutMs: 300
+                ))
+            }
+            await impatient.shutdown(gracePeriodMs: 0)
+            try await Task.sleep(for: .milliseconds(1500))
+            let retry = try await passgate.post("/v1/phone-number", ["appId": Self.md5, "token": token])
+            #expect(retry.status == 200 && retry.json["phoneNumber"] as? String == "13612345678", "\(retry.body)")
+            #expect(retry.json["replayed"] as? Bool == true)
+            #expect(try await passgate.sandboxCalls() == 1)
         }
-        await impatient.shutdown(gracePeriodMs: 0)
-        try await Task.sleep(for: .milliseconds(1500))
-        let retry = try await passgate.post("/v1/phone-number", ["appId": Self.md5, "token": token])
-        #expect(retry.status == 200 && retry.json["phoneNumber"] as? String == "13612345678", "\(retry.body)")
-        #expect(retry.json["replayed"] as? Bool == true)
-        #expect(try await passgate.sandboxCalls() == 1)
-        await passgate.stop()
     }
 
     @Test("a token-level failure is remembered too: the repeat gets the same error without a carrier call")
     func tokenLevelFailureReplayed() async throws {
-        let passgate = try await RunningPassgate.start(TestConfiguration.make())
-        let foreign = try await passgate.mintToken(appId: TestConfiguration.secondMD5App)
-        let first = try await passgate.post("/v1/phone-number", ["appId": Self.md5, "token": foreign])
-        let second = try await passgate.post("/v1/phone-number", ["appId": Self.md5, "token": foreign])
-        #expect(first.errorCode == "token_app_mismatch" && second.errorCode == "token_app_mismatch")
-        #expect((second.error["carrier"] as? [String: Any])?["code"] as? String == "103133")
-        #expect(try await passgate.sandboxCalls() == 1)
-        await passgate.stop()
+        try await withRunningPassgate { passgate in
+            let foreign = try await passgate.mintToken(appId: TestConfiguration.secondMD5App)
+            let first = try await passgate.post("/v1/phone-number", ["appId": Self.md5, "token": foreign])
+            let second = try await passgate.post("/v1/phone-number", ["appId": Self.md5, "token": foreign])
+            #expect(first.errorCode == "token_app_mismatch" && second.errorCode == "token_app_mismatch")
+            #expect((second.error["carrier"] as? [String: Any])?["code"] as? String == "103133")
+            #expect(try await passgate.sandboxCalls() == 1)
+        }
     }
 
     @Test("fail-over: a first base URL that refuses connections is skipped, the second answers, one carrier call")
@@ -80,12 +81,12 @@ struct OneTimeTokenTests {
         var configuration = TestConfiguration.make(sandbox: false)
         let refusing = try RefusingPort()
         configuration.providers[CMCC.providerID]?.baseURLs = ["http://127.0.0.1:\(refusing.port)", "http://127.0.0.1:\(port)"]
-        let passgate = try await RunningPassgate.start(configuration)
-        let token = try await RunningPassgate.mintToken(http: passgate.http, sandbox: "http://127.0.0.1:\(port)", appId: Self.md5)
-        let answer = try await passgate.post("/v1/phone-number", ["appId": Self.md5, "token": token])
-        #expect(answer.status == 200, "\(answer.body)")
-        #expect(try await RunningPassgate.sandboxCalls(http: passgate.http, base: "http://127.0.0.1:\(port)") == 1)
-        await passgate.stop()
+        try await withRunningPassgate(configuration) { passgate in
+            let token = try await RunningPassgate.mintToken(http: passgate.http, sandbox: "http://127.0.0.1:\(port)", appId: Self.md5)
+            let answer = try await passgate.post("/v1/phone-number", ["appId": Self.md5, "token": token])
+            #expect(answer.status == 200, "\(answer.body)")
+            #expect(try await RunningPassgate.sandboxCalls(http: passgate.http, base: "http://127.0.0.1:\(port)") == 1)
+        }
         await sandbox.shutdown()
         refusing.release()
     }
@@ -96,12 +97,12 @@ struct OneTimeTokenTests {
         let (spare, sparePort) = try await CarrierErrorTests.misconfigured { _ in }
         var configuration = TestConfiguration.make(sandbox: false, timeoutMs: 600)
         configuration.providers[CMCC.providerID]?.baseURLs = ["http://127.0.0.1:\(silentPort)", "http://127.0.0.1:\(sparePort)"]
-        let passgate = try await RunningPassgate.start(configuration)
-        let token = try await RunningPassgate.mintToken(http: passgate.http, sandbox: "http://127.0.0.1:\(silentPort)", appId: Self.md5)
-        let answer = try await passgate.post("/v1/phone-number", ["appId": Self.md5, "token": token])
-        #expect(answer.status == 504 && answer.errorCode == "carrier_timeout", "\(answer.body)")
-        #expect(try await RunningPassgate.sandboxCalls(http: passgate.http, base: "http://127.0.0.1:\(sparePort)") == 0)
-        await passgate.stop()
+        try await withRunningPassgate(configuration) { passgate in
+            let token = try await RunningPassgate.mintToken(http: passgate.http, sandbox: "http://127.0.0.1:\(silentPort)", appId: Self.md5)
+            let answer = try await passgate.post("/v1/phone-number", ["appId": Self.md5, "token": token])
+            #expect(answer.status == 504 && answer.errorCode == "carrier_timeout", "\(answer.body)")
+            #expect(try await RunningPassgate.sandboxCalls(http: passgate.http, base: "http://127.0.0.1:\(sparePort)") == 0)
+        }
         await silent.shutdown()
         await spare.shutdown()
     }

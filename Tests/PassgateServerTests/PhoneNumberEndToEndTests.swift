@@ -1,3 +1,4 @@
+import PassgateLiveTestSupport
 import PassgateCore
 import CurlTransport
 import Foundation
@@ -8,76 +9,76 @@ import Testing
 struct PhoneNumberEndToEndTests {
     @Test("MD5 mode: a minted token becomes the phone number, with masked copy, task id and echoed reference")
     func md5PhoneNumber() async throws {
-        let passgate = try await RunningPassgate.start(TestConfiguration.make())
-        let token = try await passgate.mintToken(appId: TestConfiguration.md5App, phone: "13912345678")
-        let answer = try await passgate.post("/v1/phone-number", ["appId": TestConfiguration.md5App, "token": token, "reference": "order-42"])
-        #expect(answer.status == 200, "\(answer.body)")
-        #expect(answer.json["phoneNumber"] as? String == "13912345678")
-        #expect(answer.json["maskedPhoneNumber"] as? String == "139****5678")
-        #expect(answer.json["provider"] as? String == "cmcc")
-        #expect(answer.json["replayed"] as? Bool == false)
-        #expect(answer.json["reference"] as? String == "order-42")
-        #expect((answer.json["carrierTaskId"] as? String)?.isEmpty == false)
-        #expect(answer.header("Content-Type") == "application/json; charset=utf-8")
-        #expect(answer.header("X-Request-Id") == answer.json["requestId"] as? String)
-        await passgate.stop()
+        try await withRunningPassgate { passgate in
+            let token = try await passgate.mintToken(appId: TestConfiguration.md5App, phone: "13912345678")
+            let answer = try await passgate.post("/v1/phone-number", ["appId": TestConfiguration.md5App, "token": token, "reference": "order-42"])
+            #expect(answer.status == 200, "\(answer.body)")
+            #expect(answer.json["phoneNumber"] as? String == "13912345678")
+            #expect(answer.json["maskedPhoneNumber"] as? String == "139****5678")
+            #expect(answer.json["provider"] as? String == "cmcc")
+            #expect(answer.json["replayed"] as? Bool == false)
+            #expect(answer.json["reference"] as? String == "order-42")
+            #expect((answer.json["carrierTaskId"] as? String)?.isEmpty == false)
+            #expect(answer.header("Content-Type") == "application/json; charset=utf-8")
+            #expect(answer.header("X-Request-Id") == answer.json["requestId"] as? String)
+        }
     }
 
     @Test("RSA mode: the sandbox's encrypted msisdn is decrypted with the app's key")
     func rsaPhoneNumber() async throws {
-        let passgate = try await RunningPassgate.start(TestConfiguration.make())
-        let token = try await passgate.mintToken(appId: TestConfiguration.rsaApp, phone: "15000000001")
-        let answer = try await passgate.post("/v1/phone-number", ["appId": TestConfiguration.rsaApp, "token": token])
-        #expect(answer.status == 200, "\(answer.body)")
-        #expect(answer.json["phoneNumber"] as? String == "15000000001")
-        await passgate.stop()
+        try await withRunningPassgate { passgate in
+            let token = try await passgate.mintToken(appId: TestConfiguration.rsaApp, phone: "15000000001")
+            let answer = try await passgate.post("/v1/phone-number", ["appId": TestConfiguration.rsaApp, "token": token])
+            #expect(answer.status == 200, "\(answer.body)")
+            #expect(answer.json["phoneNumber"] as? String == "15000000001")
+        }
     }
 
     @Test("number verification answers match for the device's number and mismatch for another")
     func verification() async throws {
-        let passgate = try await RunningPassgate.start(TestConfiguration.make())
-        let first = try await passgate.mintToken(appId: TestConfiguration.md5App, phone: "13800138000", product: "verify")
-        let match = try await passgate.post("/v1/phone-number/verify", ["appId": TestConfiguration.md5App, "token": first, "phoneNumber": "13800138000"])
-        #expect(match.status == 200, "\(match.body)")
-        #expect(match.json["result"] as? String == "match")
-        let second = try await passgate.mintToken(appId: TestConfiguration.md5App, phone: "13800138000", product: "verify")
-        let mismatch = try await passgate.post("/v1/phone-number/verify", ["appId": TestConfiguration.md5App, "token": second, "phoneNumber": "13800138001"])
-        #expect(mismatch.status == 200, "\(mismatch.body)")
-        #expect(mismatch.json["result"] as? String == "mismatch")
-        await passgate.stop()
+        try await withRunningPassgate { passgate in
+            let first = try await passgate.mintToken(appId: TestConfiguration.md5App, phone: "13800138000", product: "verify")
+            let match = try await passgate.post("/v1/phone-number/verify", ["appId": TestConfiguration.md5App, "token": first, "phoneNumber": "13800138000"])
+            #expect(match.status == 200, "\(match.body)")
+            #expect(match.json["result"] as? String == "match")
+            let second = try await passgate.mintToken(appId: TestConfiguration.md5App, phone: "13800138000", product: "verify")
+            let mismatch = try await passgate.post("/v1/phone-number/verify", ["appId": TestConfiguration.md5App, "token": second, "phoneNumber": "13800138001"])
+            #expect(mismatch.status == 200, "\(mismatch.body)")
+            #expect(mismatch.json["result"] as? String == "mismatch")
+        }
     }
 
     @Test("a sane X-Request-Id is kept, an unsafe one replaced")
     func requestIds() async throws {
-        let passgate = try await RunningPassgate.start(TestConfiguration.make())
-        let kept = try await passgate.post("/v1/phone-number", ["appId": TestConfiguration.md5App], extraHeaders: [("X-Request-Id", "lb-1234.abc")])
-        #expect(kept.header("X-Request-Id") == "lb-1234.abc")
-        #expect(kept.error["requestId"] as? String == "lb-1234.abc")
-        let replaced = try await passgate.post("/v1/phone-number", ["appId": TestConfiguration.md5App], extraHeaders: [("X-Request-Id", "bad id {}")])
-        let generated = try #require(replaced.header("X-Request-Id"))
-        #expect(generated != "bad id {}" && generated.count == 32)
-        await passgate.stop()
+        try await withRunningPassgate { passgate in
+            let kept = try await passgate.post("/v1/phone-number", ["appId": TestConfiguration.md5App], extraHeaders: [("X-Request-Id", "lb-1234.abc")])
+            #expect(kept.header("X-Request-Id") == "lb-1234.abc")
+            #expect(kept.error["requestId"] as? String == "lb-1234.abc")
+            let replaced = try await passgate.post("/v1/phone-number", ["appId": TestConfiguration.md5App], extraHeaders: [("X-Request-Id", "bad id {}")])
+            let generated = try #require(replaced.header("X-Request-Id"))
+            #expect(generated != "bad id {}" && generated.count == 32)
+        }
     }
 
     @Test("health, readiness and Prometheus metrics are served, and metrics count requests and carrier outcomes")
     func healthAndMetrics() async throws {
-        let passgate = try await RunningPassgate.start(TestConfiguration.make())
-        let health = try await passgate.send(.get, "/healthz", headers: [])
-        #expect(health.status == 200 && health.json["status"] as? String == "ok")
-        let ready = try await passgate.send(.get, "/readyz", headers: [])
-        #expect(ready.status == 200 && ready.json["status"] as? String == "ready", "\(ready.body)")
-        let token = try await passgate.mintToken(appId: TestConfiguration.md5App)
-        _ = try await passgate.post("/v1/phone-number", ["appId": TestConfiguration.md5App, "token": token])
-        _ = try await passgate.post("/v1/phone-number", ["appId": TestConfiguration.md5App, "token": token], apiKey: TestConfiguration.secondShopApiKey)
-        let metrics = try await passgate.metrics()
-        // Not on the public API port any more: it is the metrics listener's.
-        #expect(try await passgate.send(.get, "/metrics", headers: []).status == 404)
-        #expect(metrics.contains(#"passgate_http_requests_total{route="/v1/phone-number",method="POST",status="200"} 1"#), "\(metrics)")
-        #expect(metrics.contains(#"passgate_http_requests_total{route="/v1/phone-number",method="POST",status="422"} 1"#))
-        #expect(metrics.contains(#"passgate_carrier_outcomes_total{provider="cmcc",operation="phone_number",code="ok"} 1"#))
-        #expect(metrics.contains(#"passgate_carrier_outcomes_total{provider="cmcc",operation="phone_number",code="token_invalid"} 1"#))
-        #expect(metrics.contains("passgate_carrier_latency_seconds_bucket"))
-        #expect(metrics.contains("passgate_transport_"))
-        await passgate.stop()
+        try await withRunningPassgate { passgate in
+            let health = try await passgate.send(.get, "/healthz", headers: [])
+            #expect(health.status == 200 && health.json["status"] as? String == "ok")
+            let ready = try await passgate.send(.get, "/readyz", headers: [])
+            #expect(ready.status == 200 && ready.json["status"] as? String == "ready", "\(ready.body)")
+            let token = try await passgate.mintToken(appId: TestConfiguration.md5App)
+            _ = try await passgate.post("/v1/phone-number", ["appId": TestConfiguration.md5App, "token": token])
+            _ = try await passgate.post("/v1/phone-number", ["appId": TestConfiguration.md5App, "token": token], apiKey: TestConfiguration.secondShopApiKey)
+            let metrics = try await passgate.metrics()
+            // Not on the public API port any more: it is the metrics listener's.
+            #expect(try await passgate.send(.get, "/metrics", headers: []).status == 404)
+            #expect(metrics.contains(#"passgate_http_requests_total{route="/v1/phone-number",method="POST",status="200"} 1"#), "\(metrics)")
+            #expect(metrics.contains(#"passgate_http_requests_total{route="/v1/phone-number",method="POST",status="422"} 1"#))
+            #expect(metrics.contains(#"passgate_carrier_outcomes_total{provider="cmcc",operation="phone_number",code="ok"} 1"#))
+            #expect(metrics.contains(#"passgate_carrier_outcomes_total{provider="cmcc",operation="phone_number",code="token_invalid"} 1"#))
+            #expect(metrics.contains("passgate_carrier_latency_seconds_bucket"))
+            #expect(metrics.contains("passgate_transport_"))
+        }
     }
 }

@@ -1,3 +1,4 @@
+import PassgateLiveTestSupport
 import PassgateTestSupport
 import PassgateCore
 import ProviderCMCC
@@ -37,37 +38,38 @@ struct ReplyLeakTests {
         settings.providers[CMCC.providerID]?.timeoutMs = 800
         settings.providers[CMCC.providerID]?.connectTimeoutMs = 500
         settings.providers[CMCC.providerID]?.circuitFailureThreshold = 10_000  // every call must reach the sandbox
-        let passgate = try await RunningPassgate.start(settings)
+        let logs = MemoryLogSink()
         var output = Output()
+        try await withRunningPassgate(settings, logs: logs) { passgate in
 
-        func exchange(_ app: String, verify: Bool) async throws {
-            let phone = output.nextPhone()
-            let token = try await passgate.mintToken(appId: app, phone: phone, product: verify ? "verify" : "login")
-            output.tokens.append(token)
-            let answer = verify
-                ? try await passgate.post("/v1/phone-number/verify", ["appId": app, "token": token, "phoneNumber": phone])
-                : try await passgate.post("/v1/phone-number", ["appId": app, "token": token])
-            if answer.status != 200 { output.texts.append(answer.body) }
-        }
+            func exchange(_ app: String, verify: Bool) async throws {
+                let phone = output.nextPhone()
+                let token = try await passgate.mintToken(appId: app, phone: phone, product: verify ? "verify" : "login")
+                output.tokens.append(token)
+                let answer = verify
+                    ? try await passgate.post("/v1/phone-number/verify", ["appId": app, "token": token, "phoneNumber": phone])
+                    : try await passgate.post("/v1/phone-number", ["appId": app, "token": token])
+                if answer.status != 200 { output.texts.append(answer.body) }
+            }
 
-        for fault in SandboxFault.allCases where fault != .none {
-            try await passgate.setFault(fault.rawValue)
-            try await exchange(TestConfiguration.md5App, verify: false)
-            try await exchange(TestConfiguration.rsaApp, verify: false)
-            try await exchange(TestConfiguration.md5App, verify: true)
+            for fault in SandboxFault.allCases where fault != .none {
+                try await passgate.setFault(fault.rawValue)
+                try await exchange(TestConfiguration.md5App, verify: false)
+                try await exchange(TestConfiguration.rsaApp, verify: false)
+                try await exchange(TestConfiguration.md5App, verify: true)
+            }
+            try await passgate.setFault("none")
+            for code in CMCC.loginCodes.keys.sorted() where code != "103000" {
+                try await passgate.forceResultCode(code)
+                try await exchange(TestConfiguration.md5App, verify: false)
+            }
+            for code in CMCC.verifyCodes.keys.sorted() where code != "000" && code != "001" {
+                try await passgate.forceResultCode(code)
+                try await exchange(TestConfiguration.md5App, verify: true)
+            }
+            output.texts.append(try await passgate.metrics())
         }
-        try await passgate.setFault("none")
-        for code in CMCC.loginCodes.keys.sorted() where code != "103000" {
-            try await passgate.forceResultCode(code)
-            try await exchange(TestConfiguration.md5App, verify: false)
-        }
-        for code in CMCC.verifyCodes.keys.sorted() where code != "000" && code != "001" {
-            try await passgate.forceResultCode(code)
-            try await exchange(TestConfiguration.md5App, verify: true)
-        }
-        output.texts.append(try await passgate.metrics())
-        await passgate.stop()
-        output.texts += passgate.logs.contents
+        output.texts += logs.contents
         let audit = (try? String(contentsOfFile: "\(directory)/audit.jsonl", encoding: .utf8)) ?? ""
         #expect(audit.split(separator: "\n").count >= 140, "every call audited")
         output.texts.append(audit)
@@ -81,7 +83,7 @@ struct ReplyLeakTests {
             }
         }
         // The faults that make Passgate describe a body did reach the logs, in redacted form.
-        let logs = passgate.logs.contents.joined(separator: "\n")
-        #expect(logs.contains("<redacted>") || logs.contains("digits>"), "no redacted body shape was logged")
+        let logged = logs.contents.joined(separator: "\n")
+        #expect(logged.contains("<redacted>") || logged.contains("digits>"), "no redacted body shape was logged")
     }
 }

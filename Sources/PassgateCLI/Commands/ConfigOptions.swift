@@ -10,7 +10,7 @@ struct ConfigOptions: ParsableArguments {
     /// Loads and validates; on failure prints every problem and exits 78 (EX_CONFIG).
     func load() throws -> PassgateConfiguration {
         do {
-            return try ConfigurationLoader().load(path: path)
+            return try ConfigurationLoader.passgate().load(path: path)
         } catch {
             FileHandle.standardError.write(Data(Self.report(error, path: path).utf8))
             throw ExitCode(78)

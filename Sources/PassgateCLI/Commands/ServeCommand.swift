@@ -24,7 +24,7 @@ struct ServeCommand: AsyncParsableCommand {
     func run() async throws {
         let configuration = try config.load()
         let path = config.path
-        let runtime = PassgateRuntime(configuration: configuration, reload: { try ConfigurationLoader().load(path: path) })
+        let runtime = PassgateRuntime(configuration: configuration, reload: { try ConfigurationLoader.passgate().load(path: path) })
         try await EmbeddedSandbox.serve(runtime, signals: [.sigterm, .sigint]) { endpoints, sandboxPort in
             guard let sandboxPort else { return }
             FileHandle.standardError.write(Data(Walkthrough.text(

@@ -75,7 +75,7 @@ struct UsageCommand: ParsableCommand {
         }
         let path = configPath ?? ConfigurationLoader.defaultPath
         do {
-            let settings = try ConfigurationLoader().loadAuditSettings(path: path)
+            let settings = try ConfigurationLoader.passgate().loadAuditSettings(path: path)
             if !settings.enabled {
                 FileHandle.standardError.write(Data("note: audit.enabled is false in \(path): calls are not being logged now\n".utf8))
             }

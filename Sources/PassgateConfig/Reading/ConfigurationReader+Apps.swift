@@ -39,7 +39,7 @@ extension ConfigurationReader {
             }
             let fields = AppEntryFields(reader: self, section: section, appId: appId ?? "")
             let settings = provider.readApp(fields)
-            guard let appId, let providerId else { continue }
+            guard appId != nil, let providerId else { continue }
             if let settings {
                 apps.append(AppSettings(provider: providerId, settings: settings))
             } else if !fields.hasProblems {

@@ -17,7 +17,7 @@ extension ConfigurationReader {
         if let port = int("port", in: section, 0...65535, note: " (0 picks a free port)") { settings.port = port }
         if let directory = name("keyDirectory", in: section, what: "where sandbox:NAME keys are kept") { settings.keyDirectory = directory }
         settings.keyDirectory = absolutePath(settings.keyDirectory)
-        if let fault = choice("fault", in: section, SandboxSettings.faults) { settings.fault = fault == "none" ? nil : fault }
+        if let fault = choice("fault", in: section, sandboxFaults) { settings.fault = fault == "none" ? nil : fault }
         if let latency = int("latencyMs", in: section, 0...60_000) { settings.latencyMs = latency }
         sandbox = settings
     }

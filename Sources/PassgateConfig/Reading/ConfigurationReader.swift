@@ -19,11 +19,14 @@ final class ConfigurationReader {
 
     /// The providers this load knows; each reads its own apps.
     let registry: ProviderRegistry
+    /// The values `sandbox.fault` accepts (see `ConfigurationLoader.sandboxFaults`).
+    let sandboxFaults: [String]
 
-    init(environment: [String: String], baseDirectory: String, registry: ProviderRegistry = .builtIn) {
+    init(environment: [String: String], baseDirectory: String, registry: ProviderRegistry = .builtIn, sandboxFaults: [String] = ["none"]) {
         self.environment = environment
         self.baseDirectory = baseDirectory
         self.registry = registry
+        self.sandboxFaults = sandboxFaults
     }
 
     /// The parsed document, for the line numbers of problems.

@@ -79,27 +79,17 @@ public struct PassgateRuntime: Sendable {
         services.append(.init(service: curl))
 
         let metrics = PassgateMetrics(factory: metricsFactory)
-        let gateway = ProviderGateway(
-            registry: configuration.registry, providers: configuration.providers, transport: CurlCarrierTransport(client: curl), clock: clock,
-            metrics: metrics, audit: audit ?? NoAuditSink())
         let monitor = StateStoreMonitor(store: store, backend: configuration.state.backend.rawValue, factory: metricsFactory,
                                         logger: makeLogger(label: "passgate.state"))
         services.append(.init(service: monitor, successTerminationBehavior: .ignore))
-        let readiness = Self.readiness(gateway: gateway, monitor: monitor, audit: audit)
-        let exchange = try OneTimeTokenExchange(
-            gateway: gateway, store: store, replayKey: try configuration.state.replayKey ?? SecureRandom.bytes(count: 32),
-            ttlMs: configuration.state.replayTTLSeconds * 1000, flightMs: configuration.longestCarrierCallMs
-        )
-        let live = LiveSettings(RequestSettings(configuration: configuration, generation: 1))
-        let reloader = makeReloader(running: configuration, live: live, logger: logger)
-        let router = buildRouter(ApplicationDependencies(
-            live: live, exchange: exchange, metrics: metrics, readiness: readiness, logger: logger
-        ))
+        let api = try makeAPI(transport: CurlCarrierTransport(client: curl), store: store, monitor: monitor, audit: audit, metrics: metrics, logger: logger)
+        let readiness = api.readiness
+        let reloader = makeReloader(running: configuration, live: api.live, logger: logger)
         let ports = ListenerPorts(
             expectsAdmin: configuration.admin.isEnabled, expectsMetrics: configuration.metrics.enabled, onReady: onReady)
         let server = configuration.server
         let app = Application(
-            router: router,
+            router: api.router,
             configuration: .init(address: .hostname(server.host, port: server.port), serverName: "passgate"),
             onServerRunning: { channel in
                 let port = channel.localAddress?.port ?? server.port

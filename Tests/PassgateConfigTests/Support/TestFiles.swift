@@ -61,7 +61,7 @@ struct TestFailure: Error, CustomStringConvertible {
 /// Loads `yaml` and returns its problems (empty when it loaded).
 func problems(_ yaml: String, environment: [String: String] = [:], baseDirectory: String = "/") -> [ConfigurationProblem] {
     do {
-        _ = try ConfigurationLoader(environment: environment).load(yaml: yaml, baseDirectory: baseDirectory)
+        _ = try ConfigurationLoader(environment: environment, sandboxFaults: Minimal.sandboxFaults).load(yaml: yaml, baseDirectory: baseDirectory)
         return []
     } catch {
         return error.problems
@@ -71,6 +71,8 @@ func problems(_ yaml: String, environment: [String: String] = [:], baseDirectory
 /// A minimal valid production-shaped configuration (sandbox off, env: secrets) to vary in tests.
 enum Minimal {
     static let environment = ["APP_SECRET": "0123456789ABCDEF0123456789ABCDEF"]
+    /// Faults as a composing sandbox would pass them (the loader itself knows none).
+    static let sandboxFaults = ["http500", "http502", "wrongInResponseTo"]
     static let keyHash = "61f75753dd926f8570615e0b9bc5f3b60b8a04949c33e310ad1e060e6b47178b"
 
     static func yaml(server: String = "", state: String = "", provider: String = "", app: String = "", client: String = "", sandbox: String = "") -> String {

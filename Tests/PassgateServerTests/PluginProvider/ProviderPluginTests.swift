@@ -1,3 +1,4 @@
+import PassgateLiveTestSupport
 import PassgateTestSupport
 import CurlTransport
 import Foundation
@@ -39,30 +40,32 @@ struct ProviderPluginTests {
         let carrier = EchoCarrier(secret: Self.secret, number: Self.number)
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("passgate-plugin-\(UUID().uuidString)").path
         try await carrier.serve { port in
-            let passgate = try await RunningPassgate.start(try Self.configuration(carrierPort: port, auditDirectory: directory))
-            let first = try await passgate.post("/v1/phone-number", ["appId": "echoapp1", "token": "echo-token-000001"])
-            #expect(first.status == 200 && first.json["phoneNumber"] as? String == Self.number && first.json["provider"] as? String == "echo", "\(first.body)")
-            #expect(first.json["carrierTaskId"] as? String == "t-000001")
-            let replay = try await passgate.post("/v1/phone-number", ["appId": "echoapp1", "token": "echo-token-000001"])
-            #expect(replay.json["replayed"] as? Bool == true && carrier.calls == 1)
-            // Another client's request reaches the carrier, which answers the echo's own "used" code.
-            let spent = try await passgate.post("/v1/phone-number", ["appId": "echoapp1", "token": "echo-token-000001"],
-                                                apiKey: TestConfiguration.secondShopApiKey)
-            #expect(spent.status == 422 && spent.errorCode == "token_invalid" && carrier.calls == 2, "\(spent.body)")
-            #expect((spent.error["carrier"] as? [String: Any])?["code"] as? String == "9")
+            let logs = MemoryLogSink()
+            let replies = try await withRunningPassgate(try Self.configuration(carrierPort: port, auditDirectory: directory), logs: logs) { passgate in
+                let first = try await passgate.post("/v1/phone-number", ["appId": "echoapp1", "token": "echo-token-000001"])
+                #expect(first.status == 200 && first.json["phoneNumber"] as? String == Self.number && first.json["provider"] as? String == "echo", "\(first.body)")
+                #expect(first.json["carrierTaskId"] as? String == "t-000001")
+                let replay = try await passgate.post("/v1/phone-number", ["appId": "echoapp1", "token": "echo-token-000001"])
+                #expect(replay.json["replayed"] as? Bool == true && carrier.calls == 1)
+                // Another client's request reaches the carrier, which answers the echo's own "used" code.
+                let spent = try await passgate.post("/v1/phone-number", ["appId": "echoapp1", "token": "echo-token-000001"],
+                                                    apiKey: TestConfiguration.secondShopApiKey)
+                #expect(spent.status == 422 && spent.errorCode == "token_invalid" && carrier.calls == 2, "\(spent.body)")
+                #expect((spent.error["carrier"] as? [String: Any])?["code"] as? String == "9")
 
-            carrier.truncateReplies()
-            let truncated = try await passgate.post("/v1/phone-number", ["appId": "echoapp1", "token": "echo-token-000002"])
-            #expect(truncated.status == 502 && truncated.errorCode == "carrier_bad_response", "\(truncated.body)")
+                carrier.truncateReplies()
+                let truncated = try await passgate.post("/v1/phone-number", ["appId": "echoapp1", "token": "echo-token-000002"])
+                #expect(truncated.status == 502 && truncated.errorCode == "carrier_bad_response", "\(truncated.body)")
 
-            let metrics = try await passgate.metrics()
-            #expect(metrics.contains(#"passgate_carrier_outcomes_total{provider="echo",operation="phone_number",code="ok"} 1"#), "\(metrics)")
-            #expect(metrics.contains(#"passgate_carrier_outcomes_total{provider="echo",operation="phone_number",code="carrier_bad_response"} 1"#))
-            await passgate.stop()
+                let metrics = try await passgate.metrics()
+                #expect(metrics.contains(#"passgate_carrier_outcomes_total{provider="echo",operation="phone_number",code="ok"} 1"#), "\(metrics)")
+                #expect(metrics.contains(#"passgate_carrier_outcomes_total{provider="echo",operation="phone_number",code="carrier_bad_response"} 1"#))
+                return [truncated.body, metrics]
+            }
 
             let audit = try String(contentsOfFile: "\(directory)/audit.jsonl", encoding: .utf8).split(separator: "\n")
             #expect(audit.count == 3 && audit.allSatisfy { $0.contains(#""provider":"echo""#) }, "\(audit)")
-            for text in passgate.logs.contents + audit.map(String.init) + [truncated.body, metrics] {
+            for text in logs.contents + audit.map(String.init) + replies {
                 #expect(!text.contains(Self.number) && !text.contains(Self.secret) && !text.contains("echo-token-00000"), "leak: \(text.prefix(300))")
             }
         }

@@ -1,0 +1,52 @@
+import PassgateCore
+import Hummingbird
+import Logging
+import Metrics
+import OpenSSLCrypto
+import PassgateAudit
+import PassgateConfig
+import PassgateState
+import Prometheus
+
+extension PassgateRuntime {
+    /// What the API listener serves, assembled one way for `run` and for `inProcessApplication`.
+    struct API {
+        var router: Router<PassgateRequestContext>
+        var gateway: ProviderGateway
+        var live: LiveSettings
+        var readiness: Readiness
+    }
+
+    /// The gateway over `transport`, the replay cache over `store`, the readiness checks and the
+    /// API router, from this runtime's configuration.
+    func makeAPI(
+        transport: any CarrierTransport, store: any ExchangeStateStore, monitor: StateStoreMonitor, audit: AuditLogWriter?,
+        metrics: PassgateMetrics, logger: Logger
+    ) throws -> API {
+        let gateway = ProviderGateway(
+            registry: configuration.registry, providers: configuration.providers, transport: transport, clock: clock,
+            metrics: metrics, audit: audit ?? NoAuditSink())
+        let readiness = Self.readiness(gateway: gateway, monitor: monitor, audit: audit)
+        let exchange = try OneTimeTokenExchange(
+            gateway: gateway, store: store, replayKey: try configuration.state.replayKey ?? SecureRandom.bytes(count: 32),
+            ttlMs: configuration.state.replayTTLSeconds * 1000, flightMs: configuration.longestCarrierCallMs
+        )
+        let live = LiveSettings(RequestSettings(configuration: configuration, generation: 1))
+        let router = buildRouter(ApplicationDependencies(live: live, exchange: exchange, metrics: metrics, readiness: readiness, logger: logger))
+        return API(router: router, gateway: gateway, live: live, readiness: readiness)
+    }
+
+    /// The API listener's application as `run` serves it, with `transport` in place of libcurl,
+    /// the in-memory replay cache, and no audit log, admin or metrics listener: what
+    /// HummingbirdTesting's `.router` mode drives in-process, where a socket adds nothing.
+    /// The configuration's `state` backend is not used.
+    public func inProcessApplication(transport: any CarrierTransport) throws -> some ApplicationProtocol {
+        let logger = makeLogger()
+        let metricsFactory = PrometheusMetricsFactory(registry: PrometheusCollectorRegistry())
+        let store = MemoryStateStore()
+        let monitor = StateStoreMonitor(store: store, backend: StateSettings.Backend.memory.rawValue, factory: metricsFactory, logger: logger)
+        let api = try makeAPI(
+            transport: transport, store: store, monitor: monitor, audit: nil, metrics: PassgateMetrics(factory: metricsFactory), logger: logger)
+        return Application(router: api.router, configuration: .init(serverName: "passgate"), logger: logger)
+    }
+}
