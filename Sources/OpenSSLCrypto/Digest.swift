@@ -14,16 +14,26 @@ public enum Digest {
 
     /// HMAC-SHA256 of `data` under `key` (32 bytes).
     public static func hmacSHA256(key: some Sequence<UInt8>, data: some Sequence<UInt8>) throws -> [UInt8] {
+        try hmac(key: key, data: data, digest: "SHA256", length: 32)
+    }
+
+    /// HMAC-SHA1 of `data` under `key` (20 bytes). Only for provider protocols that require it
+    /// (Alibaba Cloud's RPC signature, `SignatureVersion 1.0`).
+    public static func hmacSHA1(key: some Sequence<UInt8>, data: some Sequence<UInt8>) throws -> [UInt8] {
+        try hmac(key: key, data: data, digest: "SHA1", length: 20)
+    }
+
+    private static func hmac(key: some Sequence<UInt8>, data: some Sequence<UInt8>, digest: String, length expected: Int) throws -> [UInt8] {
         guard let mac = FetchedAlgorithms.shared.hmac else {
             throw OpenSSLError(operation: .hmac, reason: "HMAC is not available from the loaded OpenSSL providers")
         }
         let key = Array(key)
         let data = Array(data)
-        var output = [UInt8](repeating: 0, count: 32)
+        var output = [UInt8](repeating: 0, count: expected)
         var length = 0
         try OpenSSLErrorQueue.run {
-            let ok = COpenSSL_hmac(mac, "SHA256", key, key.count, data, data.count, &output, output.count, &length)
-            guard ok == 1, length == 32 else { throw OpenSSLErrorQueue.failure(.hmac, "HMAC-SHA256 failed") }
+            let ok = COpenSSL_hmac(mac, digest, key, key.count, data, data.count, &output, output.count, &length)
+            guard ok == 1, length == expected else { throw OpenSSLErrorQueue.failure(.hmac, "HMAC-\(digest) failed") }
         }
         return output
     }

@@ -11,6 +11,7 @@ final class FetchedAlgorithms: @unchecked Sendable {
     let sha256: OpaquePointer?
     let hmac: OpaquePointer?
     let aes256GCM: OpaquePointer?
+    let aes128CBC: OpaquePointer?
 
     static let shared = FetchedAlgorithms()
 
@@ -19,6 +20,7 @@ final class FetchedAlgorithms: @unchecked Sendable {
         sha256 = EVP_MD_fetch(nil, "SHA256", nil)
         hmac = EVP_MAC_fetch(nil, "HMAC", nil)
         aes256GCM = EVP_CIPHER_fetch(nil, "AES-256-GCM", nil)
+        aes128CBC = EVP_CIPHER_fetch(nil, "AES-128-CBC", nil)
         ERR_clear_error()
     }
 }

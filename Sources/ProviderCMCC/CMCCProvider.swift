@@ -25,7 +25,7 @@ public struct CMCCProvider: CarrierProvider {
         ) { reply in
             do throws(PassgateError) {
                 let parsed = try CMCCReplyParser.login(status: reply.status, contentType: reply.contentType, body: reply.body, expectedMsgid: request.msgid)
-                let entry = CMCC.lookup(parsed.resultCode, in: CMCC.loginCodes)
+                let entry = CMCC.loginCodes[parsed.resultCode]
                 // Billing follows the carrier's code: a success whose number we then fail to decrypt is still billed.
                 return ProviderAnswer(
                     rawCode: parsed.resultCode, taskId: parsed.taskId, billable: entry.error == nil,
@@ -57,13 +57,13 @@ public struct CMCCProvider: CarrierProvider {
         ) { reply in
             do throws(PassgateError) {
                 let parsed = try CMCCReplyParser.verify(status: reply.status, contentType: reply.contentType, body: reply.body, expectedMsgId: request.msgId)
-                let entry = CMCC.lookup(parsed.resultCode, in: CMCC.verifyCodes)
+                let entry = CMCC.verifyCodes[parsed.resultCode]
                 let result: Result<VerificationOutcome, PassgateError> = switch parsed.resultCode {
                 case _ where entry.error == nil && !(200..<300).contains(parsed.httpStatus):
                     .failure(Self.contradictoryStatus(parsed.httpStatus, code: parsed.resultCode))
                 case "000": .success(VerificationOutcome(result: .match, carrierTaskId: parsed.taskId))
                 case "001": .success(VerificationOutcome(result: .mismatch, carrierTaskId: parsed.taskId))
-                default: .failure(entry.makeError(carrierMessage: parsed.resultDesc))
+                default: .failure(entry.makeError(providerMessage: parsed.resultDesc))
                 }
                 return ProviderAnswer(rawCode: parsed.resultCode, taskId: parsed.taskId, billable: entry.error == nil, result: result)
             } catch {
@@ -73,8 +73,8 @@ public struct CMCCProvider: CarrierProvider {
     }
 
     /// A success code must come with a number we can read; anything else maps through the table.
-    static func phoneNumber(from reply: CMCCLoginReply, entry: CMCCResultCode, app: CMCCApp) throws(PassgateError) -> PhoneNumberOutcome {
-        guard entry.error == nil else { throw entry.makeError(carrierMessage: reply.desc) }
+    static func phoneNumber(from reply: CMCCLoginReply, entry: ProviderResultCode, app: CMCCApp) throws(PassgateError) -> PhoneNumberOutcome {
+        guard entry.error == nil else { throw entry.makeError(providerMessage: reply.desc) }
         guard (200..<300).contains(reply.httpStatus) else { throw contradictoryStatus(reply.httpStatus, code: reply.resultCode) }
         guard let msisdn = reply.msisdn, !msisdn.isEmpty else {
             throw CMCCReplyParser.badReply(.missingField("msisdn"))

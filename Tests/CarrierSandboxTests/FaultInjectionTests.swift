@@ -137,7 +137,7 @@ struct FaultInjectionTests {
             let token = try await sandbox.mint()
             let forced = try await sandbox.login(token: token)
             #expect(forced.resultCode == "103810" && forced.msisdn == nil && forced.taskId != nil)
-            #expect(forced.desc == CMCC.loginCodes["103810"]?.meaning)
+            #expect(forced.desc == CMCC.loginCodes.entries["103810"]?.meaning)
             #expect(try await sandbox.login(token: token).resultCode == "104201", "the forced answer spent the token")
             #expect(try await sandbox.login(token: "STsidNEVERMINTED").resultCode != "103810", "a real failure keeps its code")
             let verifyToken = try await sandbox.mint(product: "verify")

@@ -137,6 +137,24 @@ struct DigestKnownAnswerTests {
         #expect(Hex.lowercase(mac) == "b613679a0814d9ec772f95d778c35fc5ff1697c493715653c6c712144292c5ad")
     }
 
+    static let rfc2202: [HMACVector] = [
+        HMACVector(name: "1", key: [UInt8](repeating: 0x0b, count: 20), data: Array("Hi There".utf8),
+                   hex: "b617318655057264e28bc0b6fb378c8ef146be00"),
+        HMACVector(name: "2", key: Array("Jefe".utf8), data: Array("what do ya want for nothing?".utf8),
+                   hex: "effcdf6ae5eb2fa2d27416d5f184df9c259a7c79"),
+        HMACVector(name: "3", key: [UInt8](repeating: 0xaa, count: 20), data: [UInt8](repeating: 0xdd, count: 50),
+                   hex: "125d7342b9ac11cd91a39af48aa17b4f63f175d3"),
+        HMACVector(name: "6", key: [UInt8](repeating: 0xaa, count: 80),
+                   data: Array("Test Using Larger Than Block-Size Key - Hash Key First".utf8),
+                   hex: "aa4ae5e15272d00e95705637ce8a3b55ed402112"),
+    ]
+
+    @Test("HMAC-SHA1 matches RFC 2202", arguments: rfc2202)
+    func hmacSHA1(vector: HMACVector) throws {
+        let mac = try Digest.hmacSHA1(key: vector.key, data: vector.data)
+        #expect(Hex.lowercase(mac) == vector.hex)
+    }
+
     @Test("a one-bit change in the input changes every digest")
     func avalanche() throws {
         let input = Array("13800138000".utf8)

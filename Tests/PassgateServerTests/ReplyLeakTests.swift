@@ -59,11 +59,11 @@ struct ReplyLeakTests {
                 try await exchange(TestConfiguration.md5App, verify: true)
             }
             try await passgate.setFault("none")
-            for code in CMCC.loginCodes.keys.sorted() where code != "103000" {
+            for code in CMCC.loginCodes.entries.keys.sorted() where code != "103000" {
                 try await passgate.forceResultCode(code)
                 try await exchange(TestConfiguration.md5App, verify: false)
             }
-            for code in CMCC.verifyCodes.keys.sorted() where code != "000" && code != "001" {
+            for code in CMCC.verifyCodes.entries.keys.sorted() where code != "000" && code != "001" {
                 try await passgate.forceResultCode(code)
                 try await exchange(TestConfiguration.md5App, verify: true)
             }

@@ -32,7 +32,7 @@ struct CMCCResultCodeDocsTests {
             """
         for (title, table) in [("Phone number (`loginTokenValidate`)", CMCC.loginCodes), ("Number verification (`tokenValidate`)", CMCC.verifyCodes)] {
             text += "## \(title)\n\n| CMCC code | meaning | Passgate code | retryable | action |\n|---|---|---|---|---|\n"
-            for entry in table.values.sorted(by: { $0.code < $1.code }) {
+            for entry in table.sorted {
                 let code = entry.error.map { "`\($0.rawValue)`" } ?? "success"
                 let action = entry.error == nil ? "" : "`\(entry.action.rawValue)`"
                 let source = entry.source == .reported ? " (*reported*)" : ""

@@ -23,20 +23,20 @@ struct CMCCResultCodeTableTests {
     @Test("every code of both tables has an explicit entry, and nothing else is in them")
     func complete() {
         #expect(Self.publishedLogin.count == 117)
-        #expect(Set(CMCC.loginCodes.keys) == Set(Self.publishedLogin))
-        #expect(Set(CMCC.verifyCodes.keys) == Set(Self.publishedVerify))
+        #expect(Set(CMCC.loginCodes.entries.keys) == Set(Self.publishedLogin))
+        #expect(Set(CMCC.verifyCodes.entries.keys) == Set(Self.publishedVerify))
     }
 
     @Test("retryable only where the same token can still succeed, and then the action is retry")
     func honestRetryable() {
-        for entry in Array(CMCC.loginCodes.values) + Array(CMCC.verifyCodes.values) where entry.error != nil {
+        for entry in Array(CMCC.loginCodes.entries.values) + Array(CMCC.verifyCodes.entries.values) where entry.error != nil {
             #expect(entry.retryable == (entry.action == .retry), "\(entry.code)")
             // Only throttling says the carrier did not look at the token.
             #expect(!entry.retryable || entry.error == .rateLimited, "\(entry.code) is retryable")
-            let error = entry.makeError(carrierMessage: nil)
+            let error = entry.makeError(providerMessage: nil)
             #expect(error.retryable == entry.retryable && error.action == entry.action && error.carrierAnswer?.code == entry.code)
         }
-        #expect(CMCC.loginCodes["103911"]?.retryable == true)
+        #expect(CMCC.loginCodes.entries["103911"]?.retryable == true)
     }
 
     @Test(
@@ -51,41 +51,41 @@ struct CMCCResultCodeTableTests {
         ]
     )
     func namedLoginCodes(code: String, expected: String, action: String) throws {
-        let entry = try #require(CMCC.loginCodes[code])
+        let entry = try #require(CMCC.loginCodes.entries[code])
         #expect(entry.error?.rawValue == expected && entry.action.rawValue == action && !entry.retryable)
     }
 
     @Test("a code whose action differs from its normalized code's default does not repeat that default's advice")
     func messageFollowsTheAction() throws {
-        let outdatedSDK = try #require(CMCC.loginCodes["103810"]).makeError(carrierMessage: nil)
+        let outdatedSDK = try #require(CMCC.loginCodes.entries["103810"]).makeError(providerMessage: nil)
         #expect(!outdatedSDK.message.contains("get a new token") && outdatedSDK.message.contains("upgrade the SDK"), "\(outdatedSDK.message)")
-        let spent = try #require(CMCC.loginCodes["104201"]).makeError(carrierMessage: nil)
+        let spent = try #require(CMCC.loginCodes.entries["104201"]).makeError(providerMessage: nil)
         #expect(spent.message.hasPrefix(PassgateError.Code.tokenInvalid.defaultMessage))
     }
 
     @Test("verification 002 (number lookup failed) probably spent the token: not retryable, fall back")
     func verify002() throws {
-        let entry = try #require(CMCC.verifyCodes["002"])
+        let entry = try #require(CMCC.verifyCodes.entries["002"])
         #expect(entry.error == .carrierError && !entry.retryable && entry.action == .fallbackSMS)
     }
 
     @Test("an undocumented code is carrier_error, not retryable, raw code kept, contact the provider")
     func unknownCode() {
-        let error = CMCC.lookup("777777", in: CMCC.loginCodes).makeError(carrierMessage: "?")
+        let error = CMCC.loginCodes["777777"].makeError(providerMessage: "?")
         #expect(error.code == .carrierError && !error.retryable && error.action == .contactProvider)
         #expect(error.carrierAnswer == CarrierAnswer(provider: "cmcc", code: "777777", message: "?"))
     }
 
     @Test("codes integrators report are marked as not published")
     func reportedCodes() {
-        let reported = Set((Array(CMCC.loginCodes.values) + Array(CMCC.verifyCodes.values)).filter { $0.source == .reported }.map(\.code))
+        let reported = Set((Array(CMCC.loginCodes.entries.values) + Array(CMCC.verifyCodes.entries.values)).filter { $0.source == .reported }.map(\.code))
         #expect(reported == ["103102", "103420", "105312", "105313"])
     }
 
     @Test("the classification, counted (printed for the record; the totals are the tables')")
     func counts() {
         var byCode: [String: Int] = [:], retryable = 0, total = 0
-        for entry in Array(CMCC.loginCodes.values) + Array(CMCC.verifyCodes.values) {
+        for entry in Array(CMCC.loginCodes.entries.values) + Array(CMCC.verifyCodes.entries.values) {
             byCode[entry.error?.rawValue ?? "success", default: 0] += 1
             if entry.retryable { retryable += 1 }
             total += 1

@@ -47,7 +47,7 @@ struct CarrierOutcome: Sendable {
     /// the number. The task id stays: the carrier bills what it looked up.
     func forced(_ code: String) -> CarrierOutcome {
         let table = endpoint == .login ? CMCC.loginCodes : CMCC.verifyCodes
-        var copy = answer(code, table[code]?.meaning ?? "forced by PUT /sandbox/faults")
+        var copy = answer(code, table.entries[code]?.meaning ?? "forced by PUT /sandbox/faults")
         copy.msisdn = nil
         return copy
     }

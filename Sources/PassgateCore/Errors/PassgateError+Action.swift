@@ -24,7 +24,7 @@ extension PassgateError {
 
 extension PassgateError.Code {
     /// The action for this code when nothing more specific is known (a carrier code's table
-    /// entry may say otherwise: `CMCCResultCode`).
+    /// entry may say otherwise: `ProviderResultCode`).
     public var defaultAction: PassgateError.Action {
         switch self {
         case .invalidRequest, .notFound, .methodNotAllowed, .payloadTooLarge, .unsupportedMediaType: .fixRequest

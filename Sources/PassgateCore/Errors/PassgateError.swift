@@ -13,7 +13,7 @@ public struct PassgateError: Error, Sendable, CustomStringConvertible {
     /// When to try again, for `rate_limited` and `service_draining` (the `Retry-After` header).
     public var retryAfterSeconds: Int?
     /// Whether the same request with the same token may succeed if sent again: the code's default
-    /// unless the carrier's code says more (`CMCCResultCode`). Never true when the token may be spent.
+    /// unless the carrier's code says more (`ProviderResultCode`). Never true when the token may be spent.
     public let retryable: Bool
     /// What the calling backend should do next: the code's default unless the carrier's code says more.
     public let action: Action

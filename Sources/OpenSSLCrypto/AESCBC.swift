@@ -1,0 +1,59 @@
+import COpenSSL
+
+/// AES-128-CBC with PKCS#7 padding through OpenSSL 3's EVP interface, for provider protocols that
+/// require it (Shanyan encrypts the number this way). Unauthenticated: a wrong key usually fails
+/// the padding check but can yield garbage, so callers validate the plaintext.
+public enum AESCBC {
+    /// Key and IV length in bytes (AES-128).
+    public static let keyLength = 16
+    public static let blockLength = 16
+
+    /// Encrypts `plaintext` under `key` with `iv`, padded to whole blocks (PKCS#7).
+    /// - Throws: `OpenSSLError` (`.encrypt`) for a key or IV that is not 16 bytes, or an OpenSSL failure.
+    public static func encrypt(_ plaintext: [UInt8], key: [UInt8], iv: [UInt8]) throws -> [UInt8] {
+        try run(.encrypt, plaintext, key: key, iv: iv)
+    }
+
+    /// Decrypts a whole number of blocks and strips the PKCS#7 padding.
+    /// - Throws: `OpenSSLError` (`.decrypt`) for a key or IV that is not 16 bytes, a length that is
+    ///   not a positive multiple of 16, or bad padding (a wrong key, most of the time).
+    public static func decrypt(_ ciphertext: [UInt8], key: [UInt8], iv: [UInt8]) throws -> [UInt8] {
+        guard !ciphertext.isEmpty, ciphertext.count % blockLength == 0 else {
+            throw OpenSSLError(operation: .decrypt, reason: "AES-128-CBC ciphertext is \(ciphertext.count) bytes, not a positive multiple of 16")
+        }
+        return try run(.decrypt, ciphertext, key: key, iv: iv)
+    }
+
+    private static func run(_ operation: OpenSSLError.Operation, _ input: [UInt8], key: [UInt8], iv: [UInt8]) throws -> [UInt8] {
+        guard key.count == keyLength, iv.count == blockLength else {
+            throw OpenSSLError(operation: operation, reason: "AES-128-CBC needs a 16-byte key and IV, got \(key.count) and \(iv.count) bytes")
+        }
+        guard let cipher = FetchedAlgorithms.shared.aes128CBC else {
+            throw OpenSSLError(operation: operation, reason: "AES-128-CBC is not available from the loaded OpenSSL providers")
+        }
+        let encrypting: Int32 = operation == .encrypt ? 1 : 0
+        let name = operation == .encrypt ? "encryption" : "decryption"
+        return try OpenSSLErrorQueue.run {
+            guard let ctx = EVP_CIPHER_CTX_new() else {
+                throw OpenSSLErrorQueue.failure(operation, "EVP_CIPHER_CTX_new failed (out of memory)")
+            }
+            defer { EVP_CIPHER_CTX_free(ctx) }
+            guard EVP_CipherInit_ex2(ctx, cipher, key, iv, encrypting, nil) == 1 else {
+                throw OpenSSLErrorQueue.failure(operation, "AES-128-CBC \(name) could not be initialised")
+            }
+            var output = [UInt8](repeating: 0, count: input.count + blockLength)
+            var written: Int32 = 0
+            var final: Int32 = 0
+            try output.withUnsafeMutableBufferPointer { buffer in
+                guard EVP_CipherUpdate(ctx, buffer.baseAddress, &written, input, Int32(input.count)) == 1 else {
+                    throw OpenSSLErrorQueue.failure(operation, "AES-128-CBC \(name) failed")
+                }
+                guard EVP_CipherFinal_ex(ctx, buffer.baseAddress! + Int(written), &final) == 1 else {
+                    throw OpenSSLErrorQueue.failure(
+                        operation, operation == .encrypt ? "AES-128-CBC encryption could not be finished" : "AES-128-CBC padding is wrong: another key or IV, or an altered message")
+                }
+            }
+            return Array(output[0..<Int(written + final)])
+        }
+    }
+}
