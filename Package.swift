@@ -15,6 +15,7 @@ let package = Package(
         .library(name: "CurlTransport", targets: ["CurlTransport"]),
         .library(name: "PassgateCore", targets: ["PassgateCore"]),
         .library(name: "ProviderCMCC", targets: ["ProviderCMCC"]),
+        .library(name: "ProviderJVerification", targets: ["ProviderJVerification"]),
         .library(name: "PassgateAPI", targets: ["PassgateAPI"]),
     ],
     dependencies: [
@@ -85,10 +86,15 @@ let package = Package(
             dependencies: ["PassgateCore", "OpenSSLCrypto"],
             swiftSettings: swiftSettings
         ),
+        .target(
+            name: "ProviderJVerification",
+            dependencies: ["PassgateCore", "OpenSSLCrypto"],
+            swiftSettings: swiftSettings
+        ),
         // The registry of the providers this build ships: one line per provider.
         .target(
             name: "PassgateProviders",
-            dependencies: ["PassgateCore", "ProviderCMCC"],
+            dependencies: ["PassgateCore", "ProviderCMCC", "ProviderJVerification"],
             swiftSettings: swiftSettings
         ),
         // The REST API's request bodies: decoding and validation, without an HTTP server, so the
@@ -113,6 +119,7 @@ let package = Package(
             name: "CarrierSandbox",
             dependencies: [
                 "ProviderCMCC",
+                "ProviderJVerification",
                 "OpenSSLCrypto",
                 "PassgateCore",
                 .product(name: "Logging", package: "swift-log"),
@@ -168,6 +175,7 @@ let package = Package(
             name: "PassgateCLI",
             dependencies: [
                 "ProviderCMCC",
+                "ProviderJVerification",
                 "OpenSSLCrypto",
                 "PassgateCore",
                 "CurlTransport",
@@ -219,6 +227,11 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
         .testTarget(
+            name: "ProviderJVerificationTests",
+            dependencies: ["ProviderJVerification", "PassgateCore", "OpenSSLCrypto", "PassgateTestSupport"],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
             name: "DedicatedThreadsTests",
             dependencies: [
                 "DedicatedThreads",
@@ -244,12 +257,12 @@ let package = Package(
         .testTarget(
             name: "PassgateConfigTests",
             dependencies: [
-                "ProviderCMCC", "PassgateConfig", "OpenSSLCrypto", "PassgateCore", "PassgateTestSupport"],
+                "ProviderCMCC", "ProviderJVerification", "PassgateConfig", "OpenSSLCrypto", "PassgateCore", "PassgateTestSupport"],
             swiftSettings: swiftSettings
         ),
         .testTarget(
             name: "CarrierSandboxTests",
-            dependencies: ["PassgateTestSupport", "ProviderCMCC", "CarrierSandbox", "PassgateCore", "OpenSSLCrypto", "CurlTransport"],
+            dependencies: ["PassgateTestSupport", "ProviderCMCC", "ProviderJVerification", "CarrierSandbox", "PassgateCore", "OpenSSLCrypto", "CurlTransport"],
             swiftSettings: swiftSettings
         ),
         .target(
@@ -279,6 +292,7 @@ let package = Package(
                 "PassgateProviders",
                 "PassgateCLI",
                 "ProviderCMCC",
+                "ProviderJVerification",
                 "PassgateServer", "PassgateConfig", "PassgateState", "CarrierSandbox", "PassgateCore", "CurlTransport", "OpenSSLCrypto",
                 "PassgateTestSupport", "PassgateLiveTestSupport",
                 .product(name: "Logging", package: "swift-log"),

@@ -27,6 +27,7 @@ let swiftSettings: [SwiftSetting] = [
 let parserLibraries: [Target.Dependency] = [
     .product(name: "PassgateCore", package: parent),
     .product(name: "ProviderCMCC", package: parent),
+    .product(name: "ProviderJVerification", package: parent),
     .product(name: "PassgateAPI", package: parent),
 ]
 

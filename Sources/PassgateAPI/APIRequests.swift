@@ -73,11 +73,12 @@ struct RequestFields {
         return text
     }
 
-    /// `appId`: 1-32 ASCII letters or digits (CMCC answers 103119 for stray spaces; catch them here).
+    /// `appId`: 1-64 ASCII letters, digits, `-`, `_` or `.` (CMCC answers 103119 for stray
+    /// spaces; catch them here).
     func appId() throws(PassgateError) -> String {
         let appId = try required("appId")
-        guard (1...32).contains(appId.utf8.count), appId.utf8.allSatisfy(Self.isAlphanumeric) else {
-            throw .invalidRequest(field: "appId", "must be 1-32 ASCII letters or digits (no spaces), e.g. 300011111111")
+        guard (1...64).contains(appId.utf8.count), appId.utf8.allSatisfy(Self.isAppIdByte) else {
+            throw .invalidRequest(field: "appId", "must be 1-64 ASCII letters, digits, '-', '_' or '.' (no spaces), e.g. 300011111111")
         }
         return appId
     }
@@ -104,7 +105,9 @@ struct RequestFields {
         return reference
     }
 
-    private static func isAlphanumeric(_ byte: UInt8) -> Bool {
-        (48...57).contains(byte) || (65...90).contains(byte) || (97...122).contains(byte)
+    /// Letters, digits, `-`, `_`, `.`: what the providers' consoles hand out as app ids, and
+    /// what Passgate's own names for apps (`jg-shop`) use.
+    static func isAppIdByte(_ byte: UInt8) -> Bool {
+        (48...57).contains(byte) || (65...90).contains(byte) || (97...122).contains(byte) || byte == 0x2D || byte == 0x5F || byte == 0x2E
     }
 }

@@ -5,6 +5,9 @@ extension CMCCProvider {
     /// or the legacy appKey), `appKey` (optional: number verification's HMAC key), `privateKey`
     /// (required for rsa). Every problem is reported with its key; nil when there was one.
     public func readApp(_ fields: any AppFieldReader) -> (any ProviderApp)? {
+        if !fields.appId.utf8.allSatisfy({ (48...57).contains($0) || (65...90).contains($0) || (97...122).contains($0) }) {
+            fields.report("appId", "\(fields.path(of: "appId")) \(fields.appId) must be letters and digits only, as the CMCC console shows it (e.g. 300011111111)")
+        }
         let signMode = fields.choice("signMode", CMCCApp.SignMode.allCases.map(\.rawValue)).flatMap(CMCCApp.SignMode.init(rawValue:))
         if !fields.isPresent("signMode") {
             fields.report("signMode", "\(fields.path(of: "signMode")) is required: md5 (sign with the APPSecret) or rsa (sign with a private key)")

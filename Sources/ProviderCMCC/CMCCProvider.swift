@@ -77,14 +77,14 @@ public struct CMCCProvider: CarrierProvider {
         guard entry.error == nil else { throw entry.makeError(providerMessage: reply.desc) }
         guard (200..<300).contains(reply.httpStatus) else { throw contradictoryStatus(reply.httpStatus, code: reply.resultCode) }
         guard let msisdn = reply.msisdn, !msisdn.isEmpty else {
-            throw CMCCReplyParser.badReply(.missingField("msisdn"))
+            throw ProviderReply.badReply(.missingField("msisdn"))
         }
         if let key = app.decryptionKey {
             return PhoneNumberOutcome(phoneNumber: try MSISDN.decrypt(msisdn, with: key), carrierTaskId: reply.taskId)
         }
         guard MSISDN.isMainland(msisdn) else {
             let hint = msisdn.count > 100 ? " (it looks like RSA ciphertext: is the app set to RSA encryption in the CMCC console? then use signMode: rsa)" : ""
-            throw CMCCReplyParser.badReply(.malformedField("msisdn", detail: "is not an 11-digit mainland number\(hint)"))
+            throw ProviderReply.badReply(.malformedField("msisdn", detail: "is not an 11-digit mainland number\(hint)"))
         }
         return PhoneNumberOutcome(phoneNumber: msisdn, carrierTaskId: reply.taskId)
     }
@@ -92,7 +92,7 @@ public struct CMCCProvider: CarrierProvider {
     /// A success code under an error status: which of the two to believe is unknowable, so
     /// neither is; the number, if any, is not used.
     static func contradictoryStatus(_ status: Int, code: String) -> PassgateError {
-        CMCCReplyParser.badReply(.malformedField("resultCode", detail: "is the success code \(code) but came with HTTP \(status)"))
+        ProviderReply.badReply(.malformedField("resultCode", detail: "is the success code \(code) but came with HTTP \(status)"))
     }
 
     /// CMCC takes JSON over POST on both endpoints.

@@ -2,6 +2,7 @@ import Foundation
 import OpenSSLCrypto
 import PassgateConfig
 import ProviderCMCC
+import ProviderJVerification
 import Testing
 
 @Suite("The shipped configuration files")
@@ -21,7 +22,9 @@ struct ShippedConfigTests {
             #expect(String(describing: first.log.level) == "info" && first.log.format == .json)
             #expect(first.state.backend == .memory && first.state.replayKey == nil)
             #expect(first.providers["cmcc"]?.baseURLs == [])
-            #expect(first.apps.map(\.appId) == ["300011111111", "300022222222"])
+            #expect(first.apps.map(\.appId) == ["300011111111", "300022222222", "jg-demo"])
+            let jverification = try #require(first.app("jg-demo")?.settings as? JVerificationApp)
+            #expect(jverification.appKey == "jgdemoappkey0001" && jverification.privateKey?.bits == 2048 && jverification.apiVersion == 1)
             #expect(first.app("300011111111")?.cmcc?.signMode == .md5)
             #expect(first.app("300011111111")?.cmcc?.secret?.count == 32)
             #expect(first.app("300011111111")?.cmcc?.appKey?.count == 16)
@@ -34,7 +37,7 @@ struct ShippedConfigTests {
             #expect(first.clients.count == 1)
             #expect(client.id == "sandbox-demo")
             #expect(client.apiKeySHA256 == (try Digest.sha256(Array("pg_sandbox_demo_key".utf8))))
-            #expect(client.apps == ["300011111111", "300022222222"])
+            #expect(client.apps == ["300011111111", "300022222222", "jg-demo"])
             #expect(client.ratePerSecond == 200)
 
             // Generated as PKCS#8, directory 0700, file 0600.
@@ -44,7 +47,7 @@ struct ShippedConfigTests {
             #expect(try permissions(keyFile) == 0o600)
             #expect(try permissions(keyDirectory) == 0o700)
             let entries = try FileManager.default.contentsOfDirectory(atPath: keyDirectory)
-            #expect(entries == ["app-rsa.pem"])  // no temporary files left behind
+            #expect(entries.sorted() == ["app-rsa.pem", "jg-demo.pem"])  // no temporary files left behind
 
             let second = try loader.load(path: path)
             let reused = try #require(second.app("300022222222")?.cmcc?.privateKey)

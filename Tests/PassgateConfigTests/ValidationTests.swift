@@ -1,5 +1,6 @@
 import Foundation
 import PassgateConfig
+import ProviderJVerification
 import Testing
 
 @Suite("Validation rules")
@@ -139,10 +140,27 @@ struct ValidationTests {
         #expect(problems(provider + "apps: [300011111111]").map(\.path) == ["apps[0]"])
         #expect(problems(provider + "apps: {appId: x}").map(\.path) == ["apps"])
         let unknown = problems(provider + "apps: [{appId: \"300011111111\", provider: cucc, signMode: md5, secret: \"env:APP_SECRET\"}]", environment: Minimal.environment)
-        #expect(unknown.map(\.message) == ["apps[0].provider: unknown provider 'cucc'; supported: cmcc"])
+        #expect(unknown.map(\.message) == ["apps[0].provider: unknown provider 'cucc'; supported: cmcc, jverification"])
         let unconfigured = problems("apps: [{appId: \"300011111111\", signMode: md5, secret: \"env:APP_SECRET\"}]", environment: Minimal.environment)
         #expect(unconfigured.map(\.path) == ["apps[0].provider"])
         #expect(unconfigured.first?.message.contains("add providers.cmcc") == true)
+    }
+
+    @Test("a jverification app: every missing or wrong field named; another provider's key refused; a Passgate-style appId accepted")
+    func jverificationAppRules() throws {
+        let provider = "providers: {jverification: {baseURLs: [\"https://api.verification.jpush.cn\"]}}\n"
+        func paths(_ app: String) -> [String] { problems(provider + "apps: [{appId: jg-shop, provider: jverification\(app)}]", environment: Minimal.environment).map(\.path) }
+        #expect(paths("") == ["apps[0].appKey", "apps[0].secret"])
+        #expect(paths(", appKey: \"env:APP_SECRET\"") == ["apps[0].secret"])
+        #expect(paths(", appKey: \"env:APP_SECRET\", secret: \"env:APP_SECRET\", apiVersion: 3") == ["apps[0].apiVersion"])
+        #expect(paths(", appKey: \"env:APP_SECRET\", secret: \"env:APP_SECRET\", signMode: md5") == ["apps[0].signMode"])
+        #expect(paths(", appKey: \"env:APP_SECRET\", secret: \"env:APP_SECRET\", privateKey: \"file:/nonexistent.pem\"") == ["apps[0].privateKey"])
+        let message = problems(provider + "apps: [{appId: jg-shop, provider: jverification}]", environment: Minimal.environment).first?.message ?? ""
+        #expect(message.contains("JiGuang console"), "\(message)")
+        let yaml = provider + "apps: [{appId: jg-shop, provider: jverification, appKey: \"env:APP_SECRET\", secret: \"env:APP_SECRET\", apiVersion: 2}]"
+        let configuration = try ConfigurationLoader(environment: Minimal.environment).load(yaml: yaml, baseDirectory: "/")
+        let app = try #require(configuration.app("jg-shop")?.settings as? JVerificationApp)
+        #expect(app.apiVersion == 2 && app.privateKey == nil && app.masterSecret == Minimal.environment["APP_SECRET"])
     }
 
     @Test("client rules: ids, key hashes, grants and rates")

@@ -101,9 +101,10 @@ public struct RunningPassgate: Sendable {
         try #require(response.status < 300, "sandbox refused fault \(fault): \(response.status)")
     }
 
-    /// Makes the embedded sandbox answer calls that would succeed with `code` instead ("" clears it).
-    public func forceResultCode(_ code: String) async throws {
-        let body = [UInt8](try JSONSerialization.data(withJSONObject: ["resultCode": code]))
+    /// Makes the embedded sandbox answer `provider`'s calls that would succeed with `code`
+    /// instead ("" clears it).
+    public func forceResultCode(_ code: String, provider: String = "cmcc") async throws {
+        let body = [UInt8](try JSONSerialization.data(withJSONObject: ["resultCode": code, "provider": provider]))
         let response = try await http.send(.init(method: .put, url: sandbox + "/sandbox/faults", headers: [("Content-Type", "application/json")], body: body))
         try #require(response.status < 300, "sandbox refused resultCode \(code): \(response.status)")
     }

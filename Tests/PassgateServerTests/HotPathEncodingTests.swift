@@ -57,8 +57,8 @@ struct HotPathEncodingTests {
     @Test("replay-cache entries: the hand-written form decodes to the same outcome and the same JSON as JSONEncoder's")
     func storedOutcomesMatchJSONEncoder() throws {
         let outcomes: [StoredOutcome] = [
-            .phoneNumber(phoneNumber: "13800138000", taskId: "task-1"),
-            .phoneNumber(phoneNumber: "13800138000", taskId: nil),
+            .phoneNumber(phoneNumber: "13800138000", taskId: "task-1", riskScore: nil),
+            .phoneNumber(phoneNumber: "13800138000", taskId: nil, riskScore: 420),
             .verification(result: .match, taskId: Self.awkward),
             .verification(result: .mismatch, taskId: nil),
             .failure(code: "token_invalid", message: Self.awkward, carrierProvider: "cmcc", carrierCode: "103101", carrierMessage: "bad sign",
@@ -91,9 +91,9 @@ struct HotPathEncodingTests {
     func responsesMatchJSONEncoder() throws {
         let phones = [
             PhoneNumberResponse(requestId: "r-1", appId: "300011111111", provider: "cmcc", phoneNumber: "13800138000",
-                                maskedPhoneNumber: "138****8000", carrierTaskId: "abc", replayed: true, reference: Self.awkward),
+                                maskedPhoneNumber: "138****8000", carrierTaskId: "abc", riskScore: 420, replayed: true, reference: Self.awkward),
             PhoneNumberResponse(requestId: "r-2", appId: "300011111111", provider: "cmcc", phoneNumber: "13800138000",
-                                maskedPhoneNumber: "138****8000", carrierTaskId: nil, replayed: false, reference: nil),
+                                maskedPhoneNumber: "138****8000", carrierTaskId: nil, riskScore: nil, replayed: false, reference: nil),
         ]
         for phone in phones {
             var object = JSONObjectWriter()

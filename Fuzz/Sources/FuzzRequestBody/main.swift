@@ -59,10 +59,10 @@ private struct Contract {
 
     func text(_ field: String) -> String? { document?[field]?.stringValue }
 
-    /// appId: 1-32 ASCII letters or digits.
+    /// appId: 1-64 ASCII letters, digits, '-', '_' or '.'.
     var appIdValid: Bool {
         guard let appId = text("appId") else { return false }
-        return (1...32).contains(appId.utf8.count) && appId.utf8.allSatisfy(isASCIIAlphanumeric)
+        return (1...64).contains(appId.utf8.count) && appId.utf8.allSatisfy { isASCIIAlphanumeric($0) || $0 == UInt8(ascii: "-") || $0 == UInt8(ascii: "_") || $0 == UInt8(ascii: ".") }
     }
 
     /// token: 1-4096 printable ASCII characters, no space.

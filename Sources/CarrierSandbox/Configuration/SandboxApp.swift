@@ -1,13 +1,19 @@
 import OpenSSLCrypto
 
-/// One app the sandbox knows, with the credentials a real CMCC console would hold for it.
+/// One app the sandbox knows, with the credentials a real provider console would hold for it.
 ///
-/// A sandbox app verifies what the matching Passgate app sends: the MD5 secret for
+/// A CMCC app verifies what the matching Passgate app sends: the MD5 secret for
 /// `loginTokenValidate` in MD5 mode, the public half of the RSA signing key in RSA mode, and the
-/// appKey for `tokenValidate` (keyType 0).
+/// appKey for `tokenValidate` (keyType 0). A JVerification app checks HTTP Basic authentication
+/// (`appKey`, `masterSecret`) and encrypts numbers to `encryptionKey`.
 public struct SandboxApp: Sendable {
-    /// The CMCC appid, compared exactly (a stray space makes it unknown, as at the carrier: 103119).
+    /// The appid tokens are minted for: CMCC's appid, compared exactly (a stray space makes it
+    /// unknown, as at the carrier: 103119); for an aggregator, the name Passgate's app has.
     public var appId: String
+    /// The provider whose server this app lives on (`cmcc`, `jverification`).
+    public var provider: String
+    /// JVerification's Master Secret, the Basic authentication password.
+    public var masterSecret: String?
     /// The APPSecret (or legacy appKey) that keys the MD5 sign of `loginTokenValidate`;
     /// `nil` rejects MD5-mode requests with 103101.
     public var md5Secret: String?
@@ -28,10 +34,13 @@ public struct SandboxApp: Sendable {
 
     /// An app; only `appId` is required, every capability is on and the quota unlimited.
     public init(
-        appId: String, md5Secret: String? = nil, appKey: String? = nil, signingKey: RSAPublicKey? = nil,
-        encryptionKey: RSAPublicKey? = nil, loginEnabled: Bool = true, verifyEnabled: Bool = true, quota: Int? = nil
+        appId: String, provider: String = "cmcc", md5Secret: String? = nil, appKey: String? = nil, masterSecret: String? = nil,
+        signingKey: RSAPublicKey? = nil, encryptionKey: RSAPublicKey? = nil, loginEnabled: Bool = true, verifyEnabled: Bool = true,
+        quota: Int? = nil
     ) {
         self.appId = appId
+        self.provider = provider
+        self.masterSecret = masterSecret
         self.md5Secret = md5Secret
         self.appKey = appKey
         self.signingKey = signingKey

@@ -1,10 +1,13 @@
 import PassgateCore
 import ProviderCMCC
+import ProviderJVerification
 
-/// The carrier's decision on one call, before any fault is applied.
+/// The provider's decision on one call, before any fault is applied.
 struct CarrierOutcome: Sendable {
     enum Endpoint: Sendable { case login, verify }
 
+    /// Whose protocol the call spoke (`cmcc`, `jverification`): it decides the reply's shape.
+    var provider: String
     var endpoint: Endpoint
     var code = ""
     var desc = ""
@@ -21,8 +24,11 @@ struct CarrierOutcome: Sendable {
     var expandParams = ""
     /// The real number behind the token, for the masked log line only.
     var phoneNumber: String?
+    /// JVerification's v2 login answers a risk score.
+    var score: Int?
 
-    init(_ endpoint: Endpoint, timestamp: String) {
+    init(_ endpoint: Endpoint, provider: String = CMCC.providerID, timestamp: String) {
+        self.provider = provider
         self.endpoint = endpoint
         self.timestamp = timestamp
     }
@@ -37,23 +43,42 @@ struct CarrierOutcome: Sendable {
 
     /// Whether this is a success (login) or a billed match/mismatch (verification).
     var isSuccess: Bool {
-        switch endpoint {
-        case .login: code == "103000"
-        case .verify: code == "000" || code == "001"
+        switch (provider, endpoint) {
+        case (JVerification.providerID, .login): code == "8000"
+        case (JVerification.providerID, .verify): code == "9000" || code == "9001" || code == "9002"
+        case (_, .login): code == "103000"
+        case (_, .verify): code == "000" || code == "001"
         }
     }
 
-    /// This outcome answered with `code` instead, described as CMCC's tables describe it, without
-    /// the number. The task id stays: the carrier bills what it looked up.
+    /// This outcome answered with `code` instead, described as the provider's tables describe it,
+    /// without the number. The task id stays: the provider bills what it looked up.
     func forced(_ code: String) -> CarrierOutcome {
-        let table = endpoint == .login ? CMCC.loginCodes : CMCC.verifyCodes
+        let table = provider == JVerification.providerID ? JVerification.codes : endpoint == .login ? CMCC.loginCodes : CMCC.verifyCodes
         var copy = answer(code, table.entries[code]?.meaning ?? "forced by PUT /sandbox/faults")
         copy.msisdn = nil
+        copy.score = nil
         return copy
     }
 
-    /// The reply JSON, echoing `echo` (the request's msgid unless a fault says otherwise).
-    func reply(echo: String) -> JSONStringTree {
+    /// The reply body, echoing `echo` (the request's msgid or exID unless a fault says otherwise).
+    func reply(echo: String) -> [UInt8] {
+        provider == JVerification.providerID ? jverificationReply(echo: echo) : cmccReply(echo: echo).bytes
+    }
+
+    /// JVerification's shape: `code` and `id` as JSON numbers, `phone` base64.
+    private func jverificationReply(echo: String) -> [UInt8] {
+        var object = JSONObjectWriter()
+        if let taskId { object.add("id", json: Array(taskId.utf8)) }
+        object.add("code", json: Array((code.isEmpty ? "0" : code).utf8))
+        object.add("content", desc)
+        if !echo.isEmpty { object.add("exID", echo) }
+        object.add("phone", msisdn)
+        if let score { object.add("score", score) }
+        return object.finish()
+    }
+
+    private func cmccReply(echo: String) -> JSONStringTree {
         switch endpoint {
         case .login:
             var fields: [(String, JSONStringTree)] = [

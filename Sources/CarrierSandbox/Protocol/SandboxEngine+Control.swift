@@ -1,9 +1,13 @@
 import PassgateCore
+import ProviderCMCC
+import ProviderJVerification
 import Logging
 import Synchronization
 
 extension SandboxEngine {
     static let maxBatch = 10_000
+    /// The providers whose servers the sandbox emulates.
+    static let emulatedProviders = [CMCC.providerID, JVerification.providerID]
 
     /// Mints `count` tokens for a registered app and a mainland number.
     func mint(appId: String, phoneNumber: String, product: SandboxProduct, count: Int = 1) throws(SandboxError) -> [String] {
@@ -74,7 +78,7 @@ extension SandboxEngine {
         }
     }
 
-    /// `PUT /sandbox/faults {"fault"?, "latencyMs"?, "resultCode"?}`.
+    /// `PUT /sandbox/faults {"fault"?, "latencyMs"?, "resultCode"?, "provider"? (default cmcc)}`.
     func faultsEndpoint(_ body: [UInt8]) -> SandboxAnswer {
         guard let object = ParsedJSON.sandboxParse(body)?.members else { return .error(400, "body: must be a JSON object") }
         var fault: SandboxFault?
@@ -92,15 +96,22 @@ extension SandboxEngine {
             latency = number
         }
         // `resultCode`: a code to answer instead of success; "" or null clears it.
-        var resultCode: String??
+        var provider = CMCC.providerID
+        if let value = object["provider"] {
+            guard let name = value.stringValue, Self.emulatedProviders.contains(name) else {
+                return .error(400, "provider: must be one of \(Self.emulatedProviders.joined(separator: ", "))")
+            }
+            provider = name
+        }
+        var resultCode: (provider: String, code: String)??
         if let value = object["resultCode"] {
             if case .null = value { resultCode = .some(nil) } else if value.stringValue == "" {
                 resultCode = .some(nil)
             } else {
                 guard let code = value.stringValue, (1...8).contains(code.utf8.count), code.utf8.allSatisfy({ (48...57).contains($0) }) else {
-                    return .error(400, "resultCode: must be a string of 1-8 digits (a CMCC result code such as \"104201\"), or \"\" to clear it")
+                    return .error(400, "resultCode: must be a string of 1-8 digits (a result code of the provider such as \"104201\"), or \"\" to clear it")
                 }
-                resultCode = .some(code)
+                resultCode = .some((provider, code))
             }
         }
         guard fault != nil || latency != nil || resultCode != nil else { return .error(400, "body: give fault, latencyMs, resultCode or several") }
@@ -111,7 +122,7 @@ extension SandboxEngine {
         }
         logger.info("sandbox faults changed", metadata: [
             "fault": .string(fault?.rawValue ?? "unchanged"), "latencyMs": .string(latency.map(String.init) ?? "unchanged"),
-            "resultCode": .string(resultCode.map { $0 ?? "none" } ?? "unchanged"),
+            "resultCode": .string(resultCode.map { $0.map { "\($0.provider) \($0.code)" } ?? "none" } ?? "unchanged"),
         ])
         return SandboxAnswer(action: .respond(status: 204, contentType: nil, body: [], headers: []))
     }

@@ -30,7 +30,7 @@ extension SandboxEngine {
         guard fields["strictcheck"] == "0" || fields["strictcheck"] == "1" else {
             return outcome.answer("103414", "strictcheck must be 0 or 1")
         }
-        guard let app = apps[appid] else { return outcome.answer("103119", "appid does not exist") }
+        guard let app = apps[appid], app.provider == CMCC.providerID else { return outcome.answer("103119", "appid does not exist") }
         guard MessageID.isWellFormed(msgid) else {
             return outcome.answer("103414", "msgid must be 1-36 characters of [0-9A-Za-z-]")
         }

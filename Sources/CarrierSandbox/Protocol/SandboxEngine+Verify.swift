@@ -44,7 +44,7 @@ extension SandboxEngine {
         guard head["version"] == CMCCVerifyRequest.version else {
             return outcome.answer("102", "header.version must be \(CMCCVerifyRequest.version)")
         }
-        guard let app = apps[appId], app.verifyEnabled else {
+        guard let app = apps[appId], app.provider == CMCC.providerID, app.verifyEnabled else {
             return outcome.answer("103420", "app lacks the number-verification capability")
         }
         guard MessageID.isWellFormed(msgId) else { return outcome.answer("102", "header.msgId must be 1-36 characters of [0-9A-Za-z-]") }

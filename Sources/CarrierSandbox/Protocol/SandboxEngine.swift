@@ -8,9 +8,9 @@ struct RuntimeSettings: Sendable {
     var fault: SandboxFault
     var latencyMs: Int
     var allowedClientIPs: Set<String>?
-    /// When set, a call that would succeed is answered with this result code instead (its token
-    /// spent), so a backend can see how it handles every code the carrier documents.
-    var forcedResultCode: String?
+    /// When set, a call to this provider that would succeed is answered with this result code
+    /// instead (its token spent), so a backend can see how it handles every code the provider documents.
+    var forcedResultCode: (provider: String, code: String)?
 }
 
 /// The sandbox's behaviour, free of networking: routes a complete request to its endpoint and
@@ -28,7 +28,7 @@ final class SandboxEngine: Sendable {
 
     init(configuration: SandboxConfiguration, clock: any WallClock, logger: Logger) {
         self.configuration = configuration
-        let apps = Dictionary(configuration.apps.map { ($0.appId, $0) }, uniquingKeysWith: { _, last in last })
+        let apps = Self.table(configuration.apps)
         self.appTable = Mutex(apps)
         self.clock = clock
         self.logger = logger
@@ -44,7 +44,19 @@ final class SandboxEngine: Sendable {
 
     /// The apps from now on (credentials rotated, apps added or removed); quotas stay as they were.
     func replaceApps(_ apps: [SandboxApp]) {
-        appTable.withLock { $0 = Dictionary(apps.map { ($0.appId, $0) }, uniquingKeysWith: { _, last in last }) }
+        appTable.withLock { $0 = Self.table(apps) }
+    }
+
+    /// The apps by appId (the last of a repeated appId wins). An aggregator knows an app by its
+    /// appKey, which has one secret there: of several apps sharing an appKey, the first is the
+    /// provider's, and the others' credentials are wrong, as they would be at the provider.
+    static func table(_ apps: [SandboxApp]) -> [String: SandboxApp] {
+        var appKeys: Set<String> = []
+        let reachable = apps.filter { app in
+            guard app.provider != CMCC.providerID, let appKey = app.appKey else { return true }
+            return appKeys.insert(appKey).inserted
+        }
+        return Dictionary(reachable.map { ($0.appId, $0) }, uniquingKeysWith: { _, last in last })
     }
 
     /// Routes one request.
@@ -56,6 +68,9 @@ final class SandboxEngine: Sendable {
         case CMCCVerifyRequest.path:
             guard request.method == "POST" else { return Self.methodNotAllowed(request, allowed: "POST") }
             return carrierCall(.verify, request)
+        case let path where Self.jverificationPaths[path] != nil:
+            // JiGuang answers a wrong method with its own code (9013), not an HTTP 405.
+            return carrierCall(Self.jverificationPaths[path]!, request, jverification: true)
         case "/sandbox/tokens":
             guard request.method == "POST" else { return Self.methodNotAllowed(request, allowed: "POST") }
             return mintEndpoint(request.body)
@@ -73,14 +88,15 @@ final class SandboxEngine: Sendable {
     var stats: SandboxStats { ledger.withLock { $0.stats } }
 
     /// Validates a carrier call, records it, then lets the current fault shape the answer.
-    private func carrierCall(_ endpoint: CarrierOutcome.Endpoint, _ request: SandboxRequest) -> SandboxAnswer {
+    private func carrierCall(_ endpoint: CarrierOutcome.Endpoint, _ request: SandboxRequest, jverification: Bool = false) -> SandboxAnswer {
         let settings = runtime.withLock { $0 }
         let now = clock.nowMilliseconds()
         var outcome = switch endpoint {
+        case _ where jverification: validateJVerification(endpoint, request, settings: settings, now: now)
         case .login: validateLogin(request, settings: settings, now: now)
         case .verify: validateVerify(request, settings: settings, now: now)
         }
-        if let forced = settings.forcedResultCode, outcome.isSuccess { outcome = outcome.forced(forced) }
+        if let forced = settings.forcedResultCode, forced.provider == outcome.provider, outcome.isSuccess { outcome = outcome.forced(forced.code) }
         ledger.withLock { ledger in
             switch endpoint {
             case .login:
@@ -93,7 +109,7 @@ final class SandboxEngine: Sendable {
             if settings.fault != .none { ledger.stats.faultsApplied[settings.fault.rawValue, default: 0] += 1 }
         }
         var metadata: Logger.Metadata = [
-            "path": .string(request.path), "appid": .string(outcome.appId), "msgid": .string(outcome.echo),
+            "path": .string(request.path), "provider": .string(outcome.provider), "appid": .string(outcome.appId), "msgid": .string(outcome.echo),
             "resultCode": .string(outcome.code), "fault": .string(settings.fault.rawValue),
         ]
         if let phone = outcome.phoneNumber { metadata["phone"] = .string(MSISDN.mask(phone)) }

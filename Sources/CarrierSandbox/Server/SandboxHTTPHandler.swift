@@ -80,7 +80,8 @@ final class SandboxHTTPHandler: ChannelInboundHandler {
         case .reading(let head, let body):
             let request = SandboxRequest(
                 method: head.method.rawValue, uri: head.uri, body: Array(body.readableBytesView),
-                peerIP: context.channel.remoteAddress?.ipAddress
+                peerIP: context.channel.remoteAddress?.ipAddress,
+                authorization: head.headers.first(name: "Authorization"), contentType: head.headers.first(name: "Content-Type")
             )
             let answer = engine.handle(request)
             let (version, keepAlive, method) = (head.version, head.isKeepAlive, head.method)

@@ -6,12 +6,17 @@ struct SandboxRequest: Sendable {
     var body: [UInt8]
     /// The peer's IP address text (`127.0.0.1`, `::1`), IPv4-mapped IPv6 unmapped.
     var peerIP: String?
+    /// The headers the aggregators' protocols check (HTTP Basic authentication, the body's type).
+    var authorization: String?
+    var contentType: String?
 
-    init(method: String, uri: String, body: [UInt8], peerIP: String?) {
+    init(method: String, uri: String, body: [UInt8], peerIP: String?, authorization: String? = nil, contentType: String? = nil) {
         self.method = method
         self.path = String(uri.prefix { $0 != "?" && $0 != "#" })
         self.body = body
         self.peerIP = peerIP.map(Self.unmapped)
+        self.authorization = authorization
+        self.contentType = contentType
     }
 
     /// `::ffff:10.0.0.1` -> `10.0.0.1`, so an allow list of IPv4 addresses works on dual-stack listeners.

@@ -5,15 +5,15 @@ import PassgateCore
 struct SignCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "sign",
-        abstract: "Print the exact signed request Passgate would send (for debugging 103101 / 302).",
-        subcommands: [SignLoginTokenCommand.self, SignVerifyNumberCommand.self]
+        abstract: "Print the exact signed request Passgate would send (for debugging 103101 / 302 / 9011).",
+        subcommands: [SignLoginTokenCommand.self, SignVerifyNumberCommand.self, SignJVerificationCommand.self]
     )
 }
 
 /// Options shared by both sign commands: the request identity that is normally generated.
 struct PinnedRequestOptions: ParsableArguments {
-    @Option(name: .customLong("base-url"), help: "Carrier base URL shown in the request line.")
-    var baseURL = "https://www.cmpassport.com"
+    @Option(name: .customLong("base-url"), help: "Base URL shown in the request line (default: the provider's first host).")
+    var baseURL: String?
 
     @Flag(name: .customLong("body-only"), help: "Print only the JSON body.")
     var bodyOnly = false
@@ -42,14 +42,18 @@ struct PinnedRequestOptions: ParsableArguments {
         return timestamp
     }
 
-    func print(path: String, body: [UInt8], details: [(String, String)]) {
+    func print(
+        path: String, body: [UInt8], details: [(String, String)],
+        headers: [(name: String, value: String)] = [("Content-Type", "application/json;charset=UTF-8")],
+        defaultBaseURL: String = "https://www.cmpassport.com"
+    ) {
         let json = String(decoding: body, as: UTF8.self)
         guard !bodyOnly else {
             Swift.print(json)
             return
         }
-        Swift.print("POST \(baseURL)\(path)")
-        Swift.print("Content-Type: application/json;charset=UTF-8")
+        Swift.print("POST \(baseURL ?? defaultBaseURL)\(path)")
+        for header in headers { Swift.print("\(header.name): \(header.value)") }
         Swift.print("")
         Swift.print(json)
         Swift.print("")

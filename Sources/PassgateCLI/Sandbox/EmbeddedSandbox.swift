@@ -4,10 +4,9 @@ import OpenSSLCrypto
 import PassgateConfig
 import PassgateCore
 import PassgateServer
-import ProviderCMCC
 import UnixSignals
 
-/// The CMCC sandbox composed next to the server, as `passgate serve` runs it when
+/// The providers' sandbox composed next to the server, as `passgate serve` runs it when
 /// `sandbox.enabled` is true: started first (so the providers can be pointed at its port),
 /// stopped last, and told about every reloaded configuration. The server never imports it.
 public struct EmbeddedSandbox: Sendable {
@@ -58,27 +57,25 @@ public struct EmbeddedSandbox: Sendable {
 }
 
 extension PassgateConfiguration {
-    /// The sandbox emulates every configured CMCC app with the same credentials.
+    /// The sandbox emulates every configured app of the providers it knows, with the same
+    /// credentials (a provider console would hold the public half of each private key).
     public var sandboxConfiguration: SandboxConfiguration {
         var sandbox = SandboxConfiguration()
         sandbox.host = self.sandbox.host
         sandbox.port = self.sandbox.port
         sandbox.latencyMs = self.sandbox.latencyMs
         sandbox.fault = self.sandbox.fault.flatMap(SandboxFault.init(rawValue:)) ?? .none
-        sandbox.apps = apps.compactMap { $0.settings as? CMCCApp }.map { app in
-            SandboxApp(
-                appId: app.appId, md5Secret: app.secret, appKey: app.appKey,
-                signingKey: app.privateKey?.publicKey, encryptionKey: app.privateKey?.publicKey
-            )
-        }
+        sandbox.apps = apps.compactMap { SandboxApp(emulating: $0.settings) }
         return sandbox
     }
 
-    /// Points the CMCC provider at the embedded sandbox, keeping its timeouts.
+    /// Points every provider the sandbox emulates at it, keeping their timeouts.
     public mutating func pointProvidersAtSandbox(port: Int) {
-        var provider = providers[CMCC.providerID] ?? ProviderSettings(id: CMCC.providerID, baseURLs: [])
         let host = sandbox.host.contains(":") ? "[\(sandbox.host)]" : sandbox.host
-        provider.baseURLs = ["http://\(host):\(port)"]
-        providers[CMCC.providerID] = provider
+        for id in CarrierSandbox.emulatedProviders {
+            var provider = providers[id] ?? ProviderSettings(id: id, baseURLs: [])
+            provider.baseURLs = ["http://\(host):\(port)"]
+            providers[id] = provider
+        }
     }
 }

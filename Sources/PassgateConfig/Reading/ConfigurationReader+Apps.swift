@@ -67,8 +67,8 @@ extension ConfigurationReader {
             report(path, "\(path) \(Quote.value(appId)) contains whitespace: remove it (CMCC answers 103119, appid does not exist, for stray spaces)")
             return nil
         }
-        guard !appId.isEmpty, appId.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber) }) else {
-            report(path, "\(path) \(Quote.value(appId)) must be letters and digits only, as the carrier's console shows it (e.g. 300011111111)")
+        guard (1...64).contains(appId.utf8.count), appId.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || "-_.".contains($0)) }) else {
+            report(path, "\(path) \(Quote.value(appId)) must be 1-64 letters, digits, '-', '_' or '.' (e.g. 300011111111, or jg-shop)")
             return nil
         }
         return appId

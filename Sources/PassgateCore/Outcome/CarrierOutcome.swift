@@ -4,10 +4,14 @@ public struct PhoneNumberOutcome: Sendable, Equatable {
     public var phoneNumber: String
     /// The carrier's billing record id.
     public var carrierTaskId: String?
+    /// The provider's risk score for the request, where it sends one (JVerification's v2 login:
+    /// 0-900, higher is riskier).
+    public var riskScore: Int?
 
-    public init(phoneNumber: String, carrierTaskId: String?) {
+    public init(phoneNumber: String, carrierTaskId: String?, riskScore: Int? = nil) {
         self.phoneNumber = phoneNumber
         self.carrierTaskId = carrierTaskId
+        self.riskScore = riskScore
     }
 
     /// `138****8000`, for logs and for callers that only display it.

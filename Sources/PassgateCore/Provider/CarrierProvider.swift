@@ -47,7 +47,7 @@ public struct CallContext: Sendable {
 /// How a provider reads its app entry: implemented by the configuration reader, which resolves
 /// secrets (`env:`, `file:`, sandbox literals) and reports problems with key paths and lines.
 public protocol AppFieldReader: AnyObject {
-    /// The entry's `appId` (already checked: letters and digits).
+    /// The entry's `appId` (already checked: 1-64 letters, digits, `-`, `_`, `.`).
     var appId: String { get }
     /// Whether the embedded sandbox is enabled (generated `sandbox:` keys are allowed then).
     var sandboxEnabled: Bool { get }

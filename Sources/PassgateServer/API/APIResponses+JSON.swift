@@ -20,6 +20,7 @@ extension PhoneNumberResponse: JSONObjectWritable {
         object.add("reference", reference)
         object.add("replayed", replayed)
         object.add("requestId", requestId)
+        if let riskScore { object.add("riskScore", riskScore) }
     }
 }
 

@@ -8,6 +8,8 @@ struct PhoneNumberResponse: Encodable, Sendable {
     var phoneNumber: String
     var maskedPhoneNumber: String
     var carrierTaskId: String?
+    /// The provider's risk score, where it sends one (JVerification's v2 login).
+    var riskScore: Int?
     var replayed: Bool
     var reference: String?
 }

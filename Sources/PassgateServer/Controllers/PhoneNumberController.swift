@@ -34,7 +34,8 @@ struct PhoneNumberController {
         context.facts.maskedPhone = outcome.maskedPhoneNumber
         return try JSONBody.response(PhoneNumberResponse(
             requestId: context.requestId, appId: app.appId, provider: app.provider, phoneNumber: outcome.phoneNumber,
-            maskedPhoneNumber: outcome.maskedPhoneNumber, carrierTaskId: outcome.carrierTaskId, replayed: answer.replayed, reference: input.reference
+            maskedPhoneNumber: outcome.maskedPhoneNumber, carrierTaskId: outcome.carrierTaskId, riskScore: outcome.riskScore,
+            replayed: answer.replayed, reference: input.reference
         ), requestId: context.requestId)
     }
 

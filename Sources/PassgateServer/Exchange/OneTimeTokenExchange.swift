@@ -51,10 +51,10 @@ final class OneTimeTokenExchange: Sendable {
     func phoneNumber(client: String, app: AppSettings, token: String, logger: Logger) async -> ExchangeAnswer<PhoneNumberOutcome> {
         guard let key = replayKey(client, app.appId, "phone_number", token) else { return ExchangeAnswer(result: .failure(Self.hashFailure), replayed: false) }
         return await exchange(
-            key: key, logger: logger, stored: { .phoneNumber(phoneNumber: $0.phoneNumber, taskId: $0.carrierTaskId) },
+            key: key, logger: logger, stored: { .phoneNumber(phoneNumber: $0.phoneNumber, taskId: $0.carrierTaskId, riskScore: $0.riskScore) },
             replayed: { stored in
-                guard case .phoneNumber(let number, let taskId) = stored else { return nil }
-                return PhoneNumberOutcome(phoneNumber: number, carrierTaskId: taskId)
+                guard case .phoneNumber(let number, let taskId, let riskScore) = stored else { return nil }
+                return PhoneNumberOutcome(phoneNumber: number, carrierTaskId: taskId, riskScore: riskScore)
             }
         ) { [gateway] in await gateway.phoneNumber(app: app, token: token, logger: logger).result }
     }

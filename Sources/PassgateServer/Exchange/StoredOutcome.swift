@@ -4,7 +4,8 @@ import Foundation
 /// The final outcome of one exchange as the replay cache keeps it: enough to answer a repeat
 /// exactly as the first request was answered.
 enum StoredOutcome: Codable, Sendable, Equatable {
-    case phoneNumber(phoneNumber: String, taskId: String?)
+    /// `riskScore` is absent in entries written before it existed, and for providers without one.
+    case phoneNumber(phoneNumber: String, taskId: String?, riskScore: Int?)
     case verification(result: VerificationResult, taskId: String?)
     /// `action` is absent in entries written before it existed: the code's default then.
     case failure(code: String, message: String, carrierProvider: String?, carrierCode: String?, carrierMessage: String?, action: String?)
@@ -35,10 +36,11 @@ enum StoredOutcome: Codable, Sendable, Equatable {
         var fields = JSONObjectWriter()
         let name: String
         switch self {
-        case .phoneNumber(let phoneNumber, let taskId):
+        case .phoneNumber(let phoneNumber, let taskId, let riskScore):
             name = "phoneNumber"
             fields.add("phoneNumber", phoneNumber)
             fields.add("taskId", taskId)
+            if let riskScore { fields.add("riskScore", riskScore) }
         case .verification(let result, let taskId):
             name = "verification"
             fields.add("result", result.rawValue)

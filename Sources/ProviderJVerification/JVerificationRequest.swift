@@ -1,0 +1,45 @@
+import Foundation
+import PassgateCore
+
+/// A JVerification request: JSON over POST with HTTP Basic authentication (`appKey:masterSecret`).
+public struct JVerificationRequest: Sendable {
+    /// The login API of each version; v2 also answers a risk score.
+    public static func loginPath(apiVersion: Int) -> String { apiVersion == 2 ? "/v2/web/loginTokenVerify" : "/v1/web/loginTokenVerify" }
+    public static let verifyPath = "/v1/web/verify"
+
+    public let path: String
+    public let body: [UInt8]
+    /// The `exID` we sent (Passgate's request id), which the reply echoes.
+    public let exID: String
+    public let authorization: String
+
+    /// `POST /v{1,2}/web/loginTokenVerify` `{"loginToken", "exID"}`.
+    public static func login(app: JVerificationApp, token: String, exID: String) -> JVerificationRequest {
+        var json = JSONObjectWriter()
+        json.add("loginToken", token)
+        json.add("exID", exID)
+        return JVerificationRequest(path: loginPath(apiVersion: app.apiVersion), body: json.finish(), exID: exID, authorization: authorization(app))
+    }
+
+    /// `POST /v1/web/verify` `{"token", "phone", "exID"}`.
+    public static func verify(app: JVerificationApp, token: String, phoneNumber: String, exID: String) -> JVerificationRequest {
+        var json = JSONObjectWriter()
+        json.add("token", token)
+        json.add("phone", phoneNumber)
+        json.add("exID", exID)
+        return JVerificationRequest(path: verifyPath, body: json.finish(), exID: exID, authorization: authorization(app))
+    }
+
+    /// `Basic base64(appKey:masterSecret)`.
+    public static func authorization(_ app: JVerificationApp) -> String {
+        "Basic " + Data("\(app.appKey):\(app.masterSecret)".utf8).base64EncodedString()
+    }
+
+    /// As the provider sends it.
+    public var providerRequest: ProviderRequest {
+        ProviderRequest(
+            method: .post, path: path,
+            headers: [("Authorization", authorization), ("Content-Type", "application/json; charset=utf-8"), ("Accept", "application/json")],
+            body: body, msgid: exID)
+    }
+}
