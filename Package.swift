@@ -16,6 +16,8 @@ let package = Package(
         .library(name: "PassgateCore", targets: ["PassgateCore"]),
         .library(name: "ProviderCMCC", targets: ["ProviderCMCC"]),
         .library(name: "ProviderJVerification", targets: ["ProviderJVerification"]),
+        .library(name: "ProviderShanyan", targets: ["ProviderShanyan"]),
+        .library(name: "ProviderAliyun", targets: ["ProviderAliyun"]),
         .library(name: "PassgateAPI", targets: ["PassgateAPI"]),
     ],
     dependencies: [
@@ -91,10 +93,20 @@ let package = Package(
             dependencies: ["PassgateCore", "OpenSSLCrypto"],
             swiftSettings: swiftSettings
         ),
+        .target(
+            name: "ProviderShanyan",
+            dependencies: ["PassgateCore", "OpenSSLCrypto"],
+            swiftSettings: swiftSettings
+        ),
+        .target(
+            name: "ProviderAliyun",
+            dependencies: ["PassgateCore", "OpenSSLCrypto"],
+            swiftSettings: swiftSettings
+        ),
         // The registry of the providers this build ships: one line per provider.
         .target(
             name: "PassgateProviders",
-            dependencies: ["PassgateCore", "ProviderCMCC", "ProviderJVerification"],
+            dependencies: ["PassgateCore", "ProviderCMCC", "ProviderJVerification", "ProviderShanyan", "ProviderAliyun"],
             swiftSettings: swiftSettings
         ),
         // The REST API's request bodies: decoding and validation, without an HTTP server, so the
@@ -120,6 +132,8 @@ let package = Package(
             dependencies: [
                 "ProviderCMCC",
                 "ProviderJVerification",
+                "ProviderShanyan",
+                "ProviderAliyun",
                 "OpenSSLCrypto",
                 "PassgateCore",
                 .product(name: "Logging", package: "swift-log"),
@@ -176,6 +190,8 @@ let package = Package(
             dependencies: [
                 "ProviderCMCC",
                 "ProviderJVerification",
+                "ProviderShanyan",
+                "ProviderAliyun",
                 "OpenSSLCrypto",
                 "PassgateCore",
                 "CurlTransport",
@@ -232,6 +248,16 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
         .testTarget(
+            name: "ProviderShanyanTests",
+            dependencies: ["ProviderShanyan", "PassgateCore", "OpenSSLCrypto", "PassgateTestSupport"],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "ProviderAliyunTests",
+            dependencies: ["ProviderAliyun", "PassgateCore", "OpenSSLCrypto", "PassgateTestSupport"],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
             name: "DedicatedThreadsTests",
             dependencies: [
                 "DedicatedThreads",
@@ -257,12 +283,12 @@ let package = Package(
         .testTarget(
             name: "PassgateConfigTests",
             dependencies: [
-                "ProviderCMCC", "ProviderJVerification", "PassgateConfig", "OpenSSLCrypto", "PassgateCore", "PassgateTestSupport"],
+                "ProviderCMCC", "ProviderJVerification", "ProviderShanyan", "ProviderAliyun", "PassgateConfig", "OpenSSLCrypto", "PassgateCore", "PassgateTestSupport"],
             swiftSettings: swiftSettings
         ),
         .testTarget(
             name: "CarrierSandboxTests",
-            dependencies: ["PassgateTestSupport", "ProviderCMCC", "ProviderJVerification", "CarrierSandbox", "PassgateCore", "OpenSSLCrypto", "CurlTransport"],
+            dependencies: ["PassgateTestSupport", "ProviderCMCC", "ProviderJVerification", "ProviderShanyan", "ProviderAliyun", "CarrierSandbox", "PassgateCore", "OpenSSLCrypto", "CurlTransport"],
             swiftSettings: swiftSettings
         ),
         .target(
@@ -293,6 +319,8 @@ let package = Package(
                 "PassgateCLI",
                 "ProviderCMCC",
                 "ProviderJVerification",
+                "ProviderShanyan",
+                "ProviderAliyun",
                 "PassgateServer", "PassgateConfig", "PassgateState", "CarrierSandbox", "PassgateCore", "CurlTransport", "OpenSSLCrypto",
                 "PassgateTestSupport", "PassgateLiveTestSupport",
                 .product(name: "Logging", package: "swift-log"),

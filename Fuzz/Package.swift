@@ -28,6 +28,8 @@ let parserLibraries: [Target.Dependency] = [
     .product(name: "PassgateCore", package: parent),
     .product(name: "ProviderCMCC", package: parent),
     .product(name: "ProviderJVerification", package: parent),
+    .product(name: "ProviderShanyan", package: parent),
+    .product(name: "ProviderAliyun", package: parent),
     .product(name: "PassgateAPI", package: parent),
 ]
 

@@ -72,6 +72,14 @@ import PassgateProviders
 ///     - `secret` (secret, required): the app's Master Secret (the Basic authentication password)
 ///     - `privateKey` (secret, optional): decrypts the numbers JiGuang returns; without it only verification works
 ///     - `apiVersion` (1 or 2, default: 1): 2 uses the v2 login API, which also answers a risk score
+///     for `shanyan` (`appId` is Shanyan's appId):
+///     - `appKey` (secret, required): signs every request and, through its MD5, decrypts the numbers
+///     - `privateKey` (secret, optional): numbers RSA-encrypted to it (`encryptType=1`) instead of AES
+///     - `signCase` (lower or upper, default: lower): the letter case of `sign`'s hex
+///     for `aliyun`:
+///     - `accessKeyId` (secret, required): a RAM user's AccessKey ID with the Dypnsapi permissions
+///     - `secret` (secret, required): its AccessKey secret, the key of every request's HMAC-SHA1 signature
+///     - `regionId` (cn-hangzhou, cn-shanghai, cn-beijing or cn-shenzhen; default: cn-hangzhou)
 ///   - `clients` (list of mappings, default: empty): callers of the REST API
 ///     - `id` (string, required, unique): 1-64 letters, digits, `-`, `_`, `.`
 ///     - `apiKeySHA256` (64 hex characters, required, unique): SHA-256 of the API key (`printf %s KEY | sha256sum`)

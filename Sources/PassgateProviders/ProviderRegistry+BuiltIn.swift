@@ -1,6 +1,8 @@
 import PassgateCore
+import ProviderAliyun
 import ProviderCMCC
 import ProviderJVerification
+import ProviderShanyan
 
 extension ProviderRegistry {
     /// Every provider this build ships. Adding a provider is its own target, and one line here
@@ -8,5 +10,7 @@ extension ProviderRegistry {
     public static let builtIn = ProviderRegistry([
         CMCCProvider(),
         JVerificationProvider(),
+        ShanyanProvider(),
+        AliyunProvider(),
     ])
 }

@@ -48,9 +48,11 @@ public enum CMCCReplyParser {
         guard let header = try nested(object["header"], field: "header") else { throw ProviderReply.badReply(.missingField("header")) }
         let replyBody = try nested(object["body"], field: "body") ?? .object([])
         try checkEcho(header["msgId"], field: "header.msgId", expected: expectedMsgId)
-        var code = try resultCode(header["resultCode"] ?? header["resultcode"], field: "header.resultCode")
-        // A numeric 0 or 1 is how a careless JSON encoder writes "000"/"001".
-        if code.count < 3, code.allSatisfy(\.isNumber) { code = String(repeating: "0", count: 3 - code.count) + code }
+        let rawCode = header["resultCode"] ?? header["resultcode"]
+        var code = try resultCode(rawCode, field: "header.resultCode")
+        // A numeric 0 or 1 is how a careless JSON encoder writes "000"/"001". A string is taken as
+        // sent: " 00" or "0" padded would turn an unknown code into a match.
+        if case .number? = rawCode, code.count < 3, code.allSatisfy(\.isNumber) { code = String(repeating: "0", count: 3 - code.count) + code }
         return CMCCVerifyReply(
             resultCode: code, taskId: ProviderReply.string(replyBody["taskId"]), resultDesc: ProviderReply.string(replyBody["resultDesc"]).map(Redaction.redact), httpStatus: status
         )

@@ -1,6 +1,8 @@
 import Foundation
 import PassgateConfig
+import ProviderAliyun
 import ProviderJVerification
+import ProviderShanyan
 import Testing
 
 @Suite("Validation rules")
@@ -140,7 +142,7 @@ struct ValidationTests {
         #expect(problems(provider + "apps: [300011111111]").map(\.path) == ["apps[0]"])
         #expect(problems(provider + "apps: {appId: x}").map(\.path) == ["apps"])
         let unknown = problems(provider + "apps: [{appId: \"300011111111\", provider: cucc, signMode: md5, secret: \"env:APP_SECRET\"}]", environment: Minimal.environment)
-        #expect(unknown.map(\.message) == ["apps[0].provider: unknown provider 'cucc'; supported: cmcc, jverification"])
+        #expect(unknown.map(\.message) == ["apps[0].provider: unknown provider 'cucc'; supported: aliyun, cmcc, jverification, shanyan"])
         let unconfigured = problems("apps: [{appId: \"300011111111\", signMode: md5, secret: \"env:APP_SECRET\"}]", environment: Minimal.environment)
         #expect(unconfigured.map(\.path) == ["apps[0].provider"])
         #expect(unconfigured.first?.message.contains("add providers.cmcc") == true)
@@ -161,6 +163,29 @@ struct ValidationTests {
         let configuration = try ConfigurationLoader(environment: Minimal.environment).load(yaml: yaml, baseDirectory: "/")
         let app = try #require(configuration.app("jg-shop")?.settings as? JVerificationApp)
         #expect(app.apiVersion == 2 && app.privateKey == nil && app.masterSecret == Minimal.environment["APP_SECRET"])
+    }
+
+    @Test("a shanyan app: a missing appKey, a wrong signCase and another provider's key are named; the appId is Shanyan's")
+    func shanyanAppRules() throws {
+        let provider = "providers: {shanyan: {baseURLs: [\"https://wsflash.253.com\"]}}\n"
+        func paths(_ app: String) -> [String] { problems(provider + "apps: [{appId: a1b2c3d4, provider: shanyan\(app)}]", environment: Minimal.environment).map(\.path) }
+        #expect(paths("") == ["apps[0].appKey"])
+        #expect(paths(", appKey: \"env:APP_SECRET\", signCase: mixed") == ["apps[0].signCase"])
+        #expect(paths(", appKey: \"env:APP_SECRET\", apiVersion: 2") == ["apps[0].apiVersion"])
+        let yaml = provider + "apps: [{appId: a1b2c3d4, provider: shanyan, appKey: \"env:APP_SECRET\", signCase: UPPER}]"
+        let app = try #require(try ConfigurationLoader(environment: Minimal.environment).load(yaml: yaml, baseDirectory: "/").app("a1b2c3d4")?.settings as? ShanyanApp)
+        #expect(app.signCase == .upper && app.privateKey == nil && app.appKey == Minimal.environment["APP_SECRET"])
+    }
+
+    @Test("an aliyun app: missing accessKeyId and secret named, a region outside the list refused")
+    func aliyunAppRules() throws {
+        let provider = "providers: {aliyun: {baseURLs: [\"https://dypnsapi.aliyuncs.com\"]}}\n"
+        func paths(_ app: String) -> [String] { problems(provider + "apps: [{appId: ali-shop, provider: aliyun\(app)}]", environment: Minimal.environment).map(\.path) }
+        #expect(paths("") == ["apps[0].accessKeyId", "apps[0].secret"])
+        #expect(paths(", accessKeyId: \"env:APP_SECRET\", secret: \"env:APP_SECRET\", regionId: us-east-1") == ["apps[0].regionId"])
+        let yaml = provider + "apps: [{appId: ali-shop, provider: aliyun, accessKeyId: \"env:APP_SECRET\", secret: \"env:APP_SECRET\"}]"
+        let app = try #require(try ConfigurationLoader(environment: Minimal.environment).load(yaml: yaml, baseDirectory: "/").app("ali-shop")?.settings as? AliyunApp)
+        #expect(app.regionId == "cn-hangzhou")
     }
 
     @Test("client rules: ids, key hashes, grants and rates")

@@ -1,4 +1,5 @@
 import Foundation
+import Logging
 import OpenSSLCrypto
 import PassgateConfig
 import PassgateCore
@@ -87,13 +88,17 @@ struct JVerificationEndToEndTests {
         }
     }
 
-    @Test("a reply JVerification would not send is carrier_bad_response, without the number", arguments: ["html", "truncatedJSON", "http502"])
+    @Test("a reply JVerification would not send is carrier_bad_response, without the number in the answer or the logs", arguments: ["html", "truncatedJSON", "http502"])
     func badReplies(fault: String) async throws {
-        try await withRunningPassgate(Self.configuration()) { passgate in
+        let logs = MemoryLogSink()
+        var settings = Self.configuration()
+        settings.log.level = .debug
+        try await withRunningPassgate(settings, logs: logs) { passgate in
             try await passgate.setFault(fault)
             let answer = try await passgate.post("/v1/phone-number", ["appId": Self.app, "token": try await passgate.mintToken(appId: Self.app, phone: "13900004321")])
             #expect(answer.status == 502 && answer.errorCode == "carrier_bad_response", "\(answer.body)")
             #expect(!answer.body.contains("13900004321"))
+            #expect(!logs.contents.joined().contains("13900004321") && !logs.contents.joined().contains(Self.masterSecret))
         }
     }
 }

@@ -87,6 +87,14 @@ struct CMCCReplyParserTests {
         #expect(reply.resultCode == "000" && reply.taskId == "T9" && reply.resultDesc == "ok")
     }
 
+    @Test("only a numeric 0 or 1 is padded to 000/001: a short string code (\" 00\", \"0\") stays what it is, never a match")
+    func onlyNumericCodesArePadded() throws {
+        for (raw, expected) in [("0", "000"), ("1", "001"), (#"" 00""#, "00"), (#""0""#, "0"), (#""01""#, "01")] {
+            let reply = try CMCCReplyParser.verify(status: 200, contentType: nil, body: Fixtures.json(#"{"header":{"msgId":"M","resultCode":\#(raw)}}"#), expectedMsgId: "M")
+            #expect(reply.resultCode == expected, "\(raw)")
+        }
+    }
+
     @Test("a reply for another msgid is a bad response")
     func msgidMismatch() {
         #expect(throws: PassgateError.self) {

@@ -1,7 +1,9 @@
 import OpenSSLCrypto
 import PassgateCore
+import ProviderAliyun
 import ProviderCMCC
 import ProviderJVerification
+import ProviderShanyan
 
 extension SandboxApp {
     /// The sandbox's side of a provider app Passgate is configured with: the credentials the
@@ -17,6 +19,10 @@ extension SandboxApp {
             self.init(
                 appId: app.appId, provider: JVerification.providerID, appKey: app.appKey, masterSecret: app.masterSecret,
                 encryptionKey: app.privateKey?.publicKey)
+        case let app as AliyunApp:
+            self.init(appId: app.appId, provider: Aliyun.providerID, appKey: app.accessKeyId, masterSecret: app.accessKeySecret)
+        case let app as ShanyanApp:
+            self.init(appId: app.appId, provider: Shanyan.providerID, appKey: app.appKey, encryptionKey: app.privateKey?.publicKey)
         default:
             return nil
         }

@@ -12,13 +12,15 @@ public struct SandboxApp: Sendable {
     public var appId: String
     /// The provider whose server this app lives on (`cmcc`, `jverification`).
     public var provider: String
-    /// JVerification's Master Secret, the Basic authentication password.
+    /// JVerification's Master Secret (the Basic authentication password), or Alibaba Cloud's
+    /// AccessKey secret (whose AccessKey ID is then `appKey`).
     public var masterSecret: String?
     /// The APPSecret (or legacy appKey) that keys the MD5 sign of `loginTokenValidate`;
     /// `nil` rejects MD5-mode requests with 103101.
     public var md5Secret: String?
-    /// The appKey that keys the HMAC-SHA256 sign and the phone digest of `tokenValidate` (keyType 0);
-    /// `nil` rejects every number-verification sign with 302.
+    /// CMCC: the appKey that keys the HMAC-SHA256 sign and the phone digest of `tokenValidate`
+    /// (keyType 0; `nil` rejects every number-verification sign with 302). JVerification and
+    /// Shanyan: the app's appKey. Alibaba Cloud: the AccessKey ID.
     public var appKey: String?
     /// Verifies the RSA-mode SHA256withRSA sign over `appid + token`; `nil` rejects RSA mode with 103101.
     public var signingKey: RSAPublicKey?

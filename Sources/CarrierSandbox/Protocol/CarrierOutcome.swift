@@ -1,6 +1,8 @@
 import PassgateCore
 import ProviderCMCC
+import ProviderAliyun
 import ProviderJVerification
+import ProviderShanyan
 
 /// The provider's decision on one call, before any fault is applied.
 struct CarrierOutcome: Sendable {
@@ -26,6 +28,10 @@ struct CarrierOutcome: Sendable {
     var phoneNumber: String?
     /// JVerification's v2 login answers a risk score.
     var score: Int?
+    /// Shanyan's verification answer, "1" or "0".
+    var isVerify: String?
+    /// The HTTP status of the answer: 200, but Alibaba Cloud's gateway answers its refusals with 4xx.
+    var httpStatus = 200
 
     init(_ endpoint: Endpoint, provider: String = CMCC.providerID, timestamp: String) {
         self.provider = provider
@@ -46,6 +52,8 @@ struct CarrierOutcome: Sendable {
         switch (provider, endpoint) {
         case (JVerification.providerID, .login): code == "8000"
         case (JVerification.providerID, .verify): code == "9000" || code == "9001" || code == "9002"
+        case (Shanyan.providerID, _): code == "200000"
+        case (Aliyun.providerID, _): code == "OK"
         case (_, .login): code == "103000"
         case (_, .verify): code == "000" || code == "001"
         }
@@ -54,16 +62,65 @@ struct CarrierOutcome: Sendable {
     /// This outcome answered with `code` instead, described as the provider's tables describe it,
     /// without the number. The task id stays: the provider bills what it looked up.
     func forced(_ code: String) -> CarrierOutcome {
-        let table = provider == JVerification.providerID ? JVerification.codes : endpoint == .login ? CMCC.loginCodes : CMCC.verifyCodes
+        let table = switch provider {
+        case JVerification.providerID: JVerification.codes
+        case Shanyan.providerID: Shanyan.codes
+        case Aliyun.providerID: Aliyun.codes
+        default: endpoint == .login ? CMCC.loginCodes : CMCC.verifyCodes
+        }
         var copy = answer(code, table.entries[code]?.meaning ?? "forced by PUT /sandbox/faults")
         copy.msisdn = nil
         copy.score = nil
+        copy.isVerify = nil
+        // Alibaba Cloud's gateway codes come with a 4xx status; its business codes with 200.
+        if provider == Aliyun.providerID, code != "OK", !code.hasPrefix("isv.") { copy.httpStatus = 400 }
         return copy
     }
 
     /// The reply body, echoing `echo` (the request's msgid or exID unless a fault says otherwise).
     func reply(echo: String) -> [UInt8] {
-        provider == JVerification.providerID ? jverificationReply(echo: echo) : cmccReply(echo: echo).bytes
+        switch provider {
+        case JVerification.providerID: jverificationReply(echo: echo)
+        case Shanyan.providerID: shanyanReply()
+        case Aliyun.providerID: aliyunReply()
+        default: cmccReply(echo: echo).bytes
+        }
+    }
+
+    /// Alibaba Cloud's shape: `Code`, `Message`, `RequestId`, and the operation's result object;
+    /// a gateway refusal adds `HostId` and `Recommend`.
+    private func aliyunReply() -> [UInt8] {
+        var object = JSONObjectWriter()
+        object.add("RequestId", taskId ?? "00000000-0000-4000-8000-000000000000")
+        if httpStatus != 200 { object.add("HostId", "dypnsapi.aliyuncs.com") }
+        object.add("Code", code)
+        object.add("Message", desc)
+        if httpStatus != 200 { object.add("Recommend", "https://api.aliyun.com/troubleshoot?q=\(code)") }
+        if code == "OK", endpoint == .login, let msisdn {
+            var result = JSONObjectWriter()
+            result.add("Mobile", msisdn)
+            object.add("GetMobileResultDTO", object: result)
+        } else if code == "OK", endpoint == .verify, let isVerify {
+            var result = JSONObjectWriter()
+            result.add("VerifyResult", isVerify)
+            result.add("VerifyId", taskId)
+            object.add("GateVerifyResultDTO", object: result)
+        }
+        return object.finish()
+    }
+
+    /// Shanyan's shape: `code` a string, `chargeStatus` 1 when billed, the rest under `data`.
+    private func shanyanReply() -> [UInt8] {
+        var data = JSONObjectWriter()
+        data.add("tradeNo", taskId)
+        data.add("mobileName", msisdn)
+        data.add("isVerify", isVerify)
+        var object = JSONObjectWriter()
+        object.add("code", code)
+        object.add("message", desc)
+        object.add("chargeStatus", isSuccess || taskId != nil ? 1 : 0)
+        if taskId != nil || msisdn != nil || isVerify != nil { object.add("data", object: data) }
+        return object.finish()
     }
 
     /// JVerification's shape: `code` and `id` as JSON numbers, `phone` base64.

@@ -1,13 +1,28 @@
 import PassgateCore
+import ProviderAliyun
 import ProviderCMCC
 import ProviderJVerification
+import ProviderShanyan
 import Logging
 import Synchronization
 
 extension SandboxEngine {
     static let maxBatch = 10_000
+    /// Whether `code` has the shape of `provider`'s codes: digits (1-8) for the others, Alibaba
+    /// Cloud's dotted names (a letter first, no run of more than 6 digits) for it.
+    static func isForcibleCode(_ code: String, provider: String) -> Bool {
+        let bytes = Array(code.utf8)
+        guard provider == Aliyun.providerID else { return (1...8).contains(bytes.count) && bytes.allSatisfy { (48...57).contains($0) } }
+        var run = 0
+        for byte in bytes {
+            run = (48...57).contains(byte) ? run + 1 : 0
+            guard run <= 6, (48...57).contains(byte) || (65...90).contains(byte) || (97...122).contains(byte) || byte == 0x2E || byte == 0x5F else { return false }
+        }
+        return (1...64).contains(bytes.count) && (65...90).contains(bytes[0]) || (1...64).contains(bytes.count) && (97...122).contains(bytes[0])
+    }
+
     /// The providers whose servers the sandbox emulates.
-    static let emulatedProviders = [CMCC.providerID, JVerification.providerID]
+    static let emulatedProviders = [CMCC.providerID, JVerification.providerID, Shanyan.providerID, Aliyun.providerID]
 
     /// Mints `count` tokens for a registered app and a mainland number.
     func mint(appId: String, phoneNumber: String, product: SandboxProduct, count: Int = 1) throws(SandboxError) -> [String] {
@@ -108,8 +123,10 @@ extension SandboxEngine {
             if case .null = value { resultCode = .some(nil) } else if value.stringValue == "" {
                 resultCode = .some(nil)
             } else {
-                guard let code = value.stringValue, (1...8).contains(code.utf8.count), code.utf8.allSatisfy({ (48...57).contains($0) }) else {
-                    return .error(400, "resultCode: must be a string of 1-8 digits (a result code of the provider such as \"104201\"), or \"\" to clear it")
+                guard let code = value.stringValue, Self.isForcibleCode(code, provider: provider) else {
+                    return .error(400, provider == Aliyun.providerID
+                        ? "resultCode: must be an Alibaba Cloud code such as \"isv.TOKEN_INVALID\" (letters, digits, '.', '_'), or \"\" to clear it"
+                        : "resultCode: must be a string of 1-8 digits (a result code of the provider such as \"104201\"), or \"\" to clear it")
                 }
                 resultCode = .some((provider, code))
             }

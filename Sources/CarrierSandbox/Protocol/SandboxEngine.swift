@@ -1,5 +1,8 @@
 import PassgateCore
+import ProviderAliyun
 import ProviderCMCC
+import ProviderJVerification
+import ProviderShanyan
 import Logging
 import Synchronization
 
@@ -70,7 +73,12 @@ final class SandboxEngine: Sendable {
             return carrierCall(.verify, request)
         case let path where Self.jverificationPaths[path] != nil:
             // JiGuang answers a wrong method with its own code (9013), not an HTTP 405.
-            return carrierCall(Self.jverificationPaths[path]!, request, jverification: true)
+            return carrierCall(Self.jverificationPaths[path]!, request, provider: JVerification.providerID)
+        case let path where Self.shanyanPaths[path] != nil:
+            return carrierCall(Self.shanyanPaths[path]!, request, provider: Shanyan.providerID)
+        case "/":
+            // Alibaba Cloud's RPC endpoint: the operation is the Action parameter.
+            return carrierCall(.login, request, provider: Aliyun.providerID)
         case "/sandbox/tokens":
             guard request.method == "POST" else { return Self.methodNotAllowed(request, allowed: "POST") }
             return mintEndpoint(request.body)
@@ -88,17 +96,19 @@ final class SandboxEngine: Sendable {
     var stats: SandboxStats { ledger.withLock { $0.stats } }
 
     /// Validates a carrier call, records it, then lets the current fault shape the answer.
-    private func carrierCall(_ endpoint: CarrierOutcome.Endpoint, _ request: SandboxRequest, jverification: Bool = false) -> SandboxAnswer {
+    private func carrierCall(_ endpoint: CarrierOutcome.Endpoint, _ request: SandboxRequest, provider: String = CMCC.providerID) -> SandboxAnswer {
         let settings = runtime.withLock { $0 }
         let now = clock.nowMilliseconds()
-        var outcome = switch endpoint {
-        case _ where jverification: validateJVerification(endpoint, request, settings: settings, now: now)
-        case .login: validateLogin(request, settings: settings, now: now)
-        case .verify: validateVerify(request, settings: settings, now: now)
+        var outcome = switch (provider, endpoint) {
+        case (JVerification.providerID, _): validateJVerification(endpoint, request, settings: settings, now: now)
+        case (Shanyan.providerID, _): validateShanyan(endpoint, request, settings: settings, now: now)
+        case (Aliyun.providerID, _): validateAliyun(request, settings: settings, now: now)
+        case (_, .login): validateLogin(request, settings: settings, now: now)
+        case (_, .verify): validateVerify(request, settings: settings, now: now)
         }
         if let forced = settings.forcedResultCode, forced.provider == outcome.provider, outcome.isSuccess { outcome = outcome.forced(forced.code) }
         ledger.withLock { ledger in
-            switch endpoint {
+            switch outcome.endpoint {
             case .login:
                 ledger.stats.loginCalls += 1
                 ledger.stats.loginResultCodes[outcome.code, default: 0] += 1

@@ -6,7 +6,7 @@ struct SignCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "sign",
         abstract: "Print the exact signed request Passgate would send (for debugging 103101 / 302 / 9011).",
-        subcommands: [SignLoginTokenCommand.self, SignVerifyNumberCommand.self, SignJVerificationCommand.self]
+        subcommands: [SignLoginTokenCommand.self, SignVerifyNumberCommand.self, SignJVerificationCommand.self, SignShanyanCommand.self, SignAliyunCommand.self]
     )
 }
 

@@ -55,6 +55,30 @@ public enum MSISDN {
         return number
     }
 
+    /// Decrypts a number sent as hex of AES-128-CBC with PKCS#7 padding (Shanyan's `mobileName`),
+    /// plaintext validated as a mainland number: an unauthenticated cipher under a wrong key can
+    /// pass the padding check, so validation is what proves the decryption.
+    public static func decryptAES128CBC(_ field: String, key: [UInt8], iv: [UInt8]) throws(PassgateError) -> String {
+        let text = compacted(field)
+        guard let ciphertext = Hex.decode(text), !ciphertext.isEmpty, ciphertext.count % 16 == 0 else {
+            if isMainland(text) {
+                throw failure("the provider sent a plain phone number where an AES-encrypted one belongs")
+            }
+            throw failure("the number (\(text.count) chars) is not hex of whole AES blocks")
+        }
+        let plaintext: [UInt8]
+        do {
+            plaintext = try AESCBC.decrypt(ciphertext, key: key, iv: iv)
+        } catch {
+            throw failure("AES decryption failed: the appKey is not the one the provider encrypted with", underlying: error)
+        }
+        let number = String(decoding: plaintext, as: UTF8.self)
+        guard isMainland(number) else {
+            throw failure("the decrypted number is not an 11-digit mainland number (\(plaintext.count) bytes): the appKey likely differs")
+        }
+        return number
+    }
+
     /// `field` without whitespace and NULs. Ciphertext is ASCII, so that case is filtered as bytes
     /// (a Unicode property lookup and a `Character` per hex digit cost more than the rest of the
     /// reply handling); anything else goes through the Unicode definition of whitespace.

@@ -6,6 +6,8 @@ public enum Timestamp {
     public enum Style: Sendable {
         /// `2026-11-21T10:15:00.123Z`: logs, audit lines.
         case iso8601
+        /// `2026-11-21T10:15:00Z`: Alibaba Cloud's `Timestamp`.
+        case iso8601Seconds
         /// `20261121T101500Z`: sortable file-name stamps.
         case compact
         /// `20261121101500123`: CMCC's `yyyyMMddHHmmssSSS`.
@@ -20,7 +22,7 @@ public enum Timestamp {
         let (year, month, day) = CivilDate.civil(fromDays: days)
         var text = [UInt8]()
         text.reserveCapacity(24)
-        let iso = style == .iso8601
+        let iso = style == .iso8601 || style == .iso8601Seconds
         append(&text, year, width: 4)
         if iso { text.append(UInt8(ascii: "-")) }
         append(&text, month, width: 2)
@@ -32,8 +34,8 @@ public enum Timestamp {
         append(&text, msOfDay / 60_000 % 60, width: 2)
         if iso { text.append(UInt8(ascii: ":")) }
         append(&text, msOfDay / 1000 % 60, width: 2)
-        if iso { text.append(UInt8(ascii: ".")) }
-        if style != .compact { append(&text, msOfDay % 1000, width: 3) }
+        if style == .iso8601 { text.append(UInt8(ascii: ".")) }
+        if style == .iso8601 || style == .digits17 { append(&text, msOfDay % 1000, width: 3) }
         if style != .digits17 { text.append(UInt8(ascii: "Z")) }
         return String(decoding: text, as: UTF8.self)
     }
