@@ -12,7 +12,7 @@ public struct AliyunProvider: CarrierProvider {
     public var appKeys: [String] { ["accessKeyId", "secret", "regionId"] }
 
     public func phoneNumber(app: any ProviderApp, token: String, context: CallContext) throws(PassgateError) -> PreparedCall<PhoneNumberOutcome> {
-        let app = try Self.aliyun(app)
+        let app = try own(app, as: AliyunApp.self)
         let request = try Self.request(app: app, token: token, phoneNumber: nil, context: context)
         return PreparedCall(provider: id, operation: .phoneNumber, request: request.providerRequest) { reply in
             do throws(PassgateError) {
@@ -36,7 +36,7 @@ public struct AliyunProvider: CarrierProvider {
     }
 
     public func verify(app: any ProviderApp, token: String, phoneNumber: String, context: CallContext) throws(PassgateError) -> PreparedCall<VerificationOutcome> {
-        let app = try Self.aliyun(app)
+        let app = try own(app, as: AliyunApp.self)
         let request = try Self.request(app: app, token: token, phoneNumber: phoneNumber, context: context)
         return PreparedCall(provider: id, operation: .verify, request: request.providerRequest) { reply in
             do throws(PassgateError) {
@@ -65,11 +65,5 @@ public struct AliyunProvider: CarrierProvider {
         } catch {
             throw .internalError("cannot sign the Alibaba Cloud request", underlying: error)
         }
-    }
-
-    /// The registry routes by the app's provider, so another kind of app here is a bug.
-    private static func aliyun(_ app: any ProviderApp) throws(PassgateError) -> AliyunApp {
-        guard let app = app as? AliyunApp else { throw .internalError("app \(app.appId) reached the aliyun provider but is not an Alibaba Cloud app") }
-        return app
     }
 }

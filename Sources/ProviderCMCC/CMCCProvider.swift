@@ -12,7 +12,7 @@ public struct CMCCProvider: CarrierProvider {
     public var appKeys: [String] { ["signMode", "secret", "appKey", "privateKey"] }
 
     public func phoneNumber(app: any ProviderApp, token: String, context: CallContext) throws(PassgateError) -> PreparedCall<PhoneNumberOutcome> {
-        let app = try Self.cmcc(app)
+        let app = try own(app, as: CMCCApp.self)
         let request: CMCCLoginRequest
         do {
             request = try CMCCLoginRequest(
@@ -37,7 +37,7 @@ public struct CMCCProvider: CarrierProvider {
     }
 
     public func verify(app: any ProviderApp, token: String, phoneNumber: String, context: CallContext) throws(PassgateError) -> PreparedCall<VerificationOutcome> {
-        let app = try Self.cmcc(app)
+        let app = try own(app, as: CMCCApp.self)
         guard let keying = app.verify else {
             throw PassgateError(
                 .appNotEnabled, .local("no appKey configured for \(app.appId)"),
@@ -100,11 +100,5 @@ public struct CMCCProvider: CarrierProvider {
         ProviderRequest(
             method: .post, path: path, headers: [("Content-Type", "application/json;charset=UTF-8"), ("Accept", "application/json")], body: body,
             msgid: msgid)
-    }
-
-    /// The registry routes by the app's provider, so another kind of app here is a bug.
-    private static func cmcc(_ app: any ProviderApp) throws(PassgateError) -> CMCCApp {
-        guard let app = app as? CMCCApp else { throw .internalError("app \(app.appId) reached the cmcc provider but is not a CMCC app") }
-        return app
     }
 }

@@ -11,7 +11,7 @@ public struct JVerificationProvider: CarrierProvider {
     public var appKeys: [String] { ["appKey", "secret", "privateKey", "apiVersion"] }
 
     public func phoneNumber(app: any ProviderApp, token: String, context: CallContext) throws(PassgateError) -> PreparedCall<PhoneNumberOutcome> {
-        let app = try Self.jverification(app)
+        let app = try own(app, as: JVerificationApp.self)
         guard let key = app.privateKey else {
             throw PassgateError(
                 .appNotEnabled, .local("no privateKey configured for \(app.appId)"),
@@ -37,7 +37,7 @@ public struct JVerificationProvider: CarrierProvider {
     }
 
     public func verify(app: any ProviderApp, token: String, phoneNumber: String, context: CallContext) throws(PassgateError) -> PreparedCall<VerificationOutcome> {
-        let app = try Self.jverification(app)
+        let app = try own(app, as: JVerificationApp.self)
         let request = JVerificationRequest.verify(app: app, token: token, phoneNumber: phoneNumber, exID: context.requestId)
         return PreparedCall(provider: id, operation: .verify, request: request.providerRequest) { reply in
             do throws(PassgateError) {
@@ -62,11 +62,5 @@ public struct JVerificationProvider: CarrierProvider {
     /// the question asked.
     static func wrongOperation(_ code: String) -> PassgateError {
         ProviderReply.badReply(.malformedField("code", detail: "is \(code), a success code of JVerification's other API"))
-    }
-
-    /// The registry routes by the app's provider, so another kind of app here is a bug.
-    private static func jverification(_ app: any ProviderApp) throws(PassgateError) -> JVerificationApp {
-        guard let app = app as? JVerificationApp else { throw .internalError("app \(app.appId) reached the jverification provider but is not a JVerification app") }
-        return app
     }
 }

@@ -13,7 +13,7 @@ public struct ShanyanProvider: CarrierProvider {
     public var appKeys: [String] { ["appKey", "privateKey", "signCase"] }
 
     public func phoneNumber(app: any ProviderApp, token: String, context: CallContext) throws(PassgateError) -> PreparedCall<PhoneNumberOutcome> {
-        let app = try Self.shanyan(app)
+        let app = try own(app, as: ShanyanApp.self)
         let request = try Self.request(app: app, token: token, phoneNumber: nil, context: context)
         return PreparedCall(provider: id, operation: .phoneNumber, request: request.providerRequest) { reply in
             do throws(PassgateError) {
@@ -32,7 +32,7 @@ public struct ShanyanProvider: CarrierProvider {
     }
 
     public func verify(app: any ProviderApp, token: String, phoneNumber: String, context: CallContext) throws(PassgateError) -> PreparedCall<VerificationOutcome> {
-        let app = try Self.shanyan(app)
+        let app = try own(app, as: ShanyanApp.self)
         let request = try Self.request(app: app, token: token, phoneNumber: phoneNumber, context: context)
         return PreparedCall(provider: id, operation: .verify, request: request.providerRequest) { reply in
             do throws(PassgateError) {
@@ -76,11 +76,5 @@ public struct ShanyanProvider: CarrierProvider {
         } catch {
             throw .internalError("cannot sign the Shanyan request", underlying: error)
         }
-    }
-
-    /// The registry routes by the app's provider, so another kind of app here is a bug.
-    private static func shanyan(_ app: any ProviderApp) throws(PassgateError) -> ShanyanApp {
-        guard let app = app as? ShanyanApp else { throw .internalError("app \(app.appId) reached the shanyan provider but is not a Shanyan app") }
-        return app
     }
 }

@@ -113,6 +113,20 @@ struct JVerificationProviderTests {
     }
 }
 
+extension JVerificationProviderTests {
+    struct StrangerApp: ProviderApp {
+        var appId = "stranger"
+        var fingerprint: [UInt8] { [] }
+    }
+
+    @Test("another provider's app reaching this provider is an internal_error, not a crash")
+    func foreignApp() {
+        let error = #expect(throws: PassgateError.self) { try JVerificationProvider().phoneNumber(app: StrangerApp(), token: "t", context: Self.context) }
+        #expect(error?.code == .internalError)
+        #expect(error.map { "\($0)".contains("reached the jverification provider") } == true, "the log detail names the provider")
+    }
+}
+
 extension Result where Failure == PassgateError {
     var failureCode: PassgateError.Code? {
         if case .failure(let error) = self { return error.code }

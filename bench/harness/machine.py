@@ -23,6 +23,8 @@ def log(message):
 def ensure_tools():
     """Installs wrk (apt), matplotlib and cryptography (pip) when missing, like scripts/bootstrap."""
     missing_apt = [tool for tool in ("wrk", "openssl") if shutil.which(tool) is None]
+    if shutil.which("go") is None:
+        missing_apt.append("golang-go")  # builds bench/goref, the Go reference
     if missing_apt:
         log(f"installing {' '.join(missing_apt)} with apt-get")
         sudo = [] if os.geteuid() == 0 else ["sudo"]
@@ -50,6 +52,22 @@ def build():
                               cwd=REPO, check=True, capture_output=True, text=True).stdout.strip()
     log(f"build done in {time.monotonic() - started:.0f}s")
     return os.path.join(bin_path, "passgate")
+
+
+def go_reference():
+    """Builds bench/goref (the Go reference) into bench/out/goref; its path, or None without Go."""
+    if shutil.which("go") is None:
+        return None
+    source = os.path.join(REPO, "bench", "goref")
+    binary = os.path.join(REPO, "bench", "out", "goref", "goref")
+    os.makedirs(os.path.dirname(binary), exist_ok=True)
+    env = {**os.environ, "GOCACHE": os.path.join(REPO, "bench", "out", "goref", "cache"), "GOFLAGS": "-mod=mod", "CGO_ENABLED": "0"}
+    subprocess.run(["go", "build", "-o", binary, "."], cwd=source, check=True, env=env)
+    return binary
+
+
+def go_version():
+    return _first_line(["go", "version"]) if shutil.which("go") else "absent"
 
 
 def proxy_binary(binary):
@@ -100,6 +118,7 @@ def describe():
         "swift": _first_line(["swift", "--version"]),
         "openssl": _first_line(["openssl", "version"]),
         "wrk": _first_line(["wrk", "--version"]).split(" Copyright")[0],
+        "go": go_version(),
         "commit": commit + (" (with uncommitted changes)" if dirty else ""),
     }
 

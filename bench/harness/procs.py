@@ -1,11 +1,14 @@
 """Starting and stopping the sandbox and Passgate processes, and reading their /proc figures."""
 
+import hashlib
 import os
 import signal
 import subprocess
 import time
 import urllib.error
 import urllib.request
+
+from . import benchconfig
 
 CLOCK_TICKS = os.sysconf("SC_CLK_TCK")
 
@@ -166,6 +169,19 @@ def start_passgate(binary, settings, log_dir, keep_logs=False, wrapper=()):
                       keep_stdout=keep_logs)
     ready = process.wait_ready(f"http://127.0.0.1:{settings['api_port']}/readyz", timeout=120.0 if wrapper else 30.0)
     return process, ready
+
+
+def start_go(binary, settings, port, log_dir):
+    """The Go reference (bench/goref) in front of the sandbox, with the run's API key and MD5 app;
+    returns it and its start-up time."""
+    directory = os.path.join(os.path.dirname(settings["config"]), "goref")
+    os.makedirs(directory, exist_ok=True)
+    for name, value in (("api-key-sha256", hashlib.sha256(settings["api_key"].encode()).hexdigest()),
+                        ("md5-app-id", benchconfig.MD5_APP), ("md5-secret", settings["md5_secret"])):
+        with open(os.path.join(directory, name), "w") as handle:
+            handle.write(value)
+    process = Process("goref", [binary, str(port), f"http://127.0.0.1:{settings['sandbox_port']}", directory], log_dir)
+    return process, process.wait_ready(f"http://127.0.0.1:{port}/healthz", timeout=30.0)
 
 
 def start_proxy(binary, settings, port, log_dir, wrapper=()):

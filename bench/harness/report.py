@@ -122,7 +122,32 @@ def table(document):
             lines.append(f"| openssl speed rsa2048 (next to {record['name']}) | {nearby['sign_per_s_all_cores']:.0f} sign/s "
                          f"({nearby['sign_per_s_1core']:.0f} on one) | RSA ceiling = {nearby['rsa_ceiling_req_per_s']:.0f} req/s "
                          "| | | | | |")
+    go = go_table(document)
+    if go:
+        lines += ["", "Against the Go reference (bench/goref, the same MD5 login path in Go's standard library; same run, "
+                  "median round):", ""] + go
     return "\n".join(lines)
+
+
+def go_table(document):
+    """Passgate against the Go reference at each point both ran: throughput, CPU, latency, memory."""
+    results = document["results"]
+    lines = []
+    for name in sorted((name for name, record in results.items() if record["kind"] == "go"), key=lambda n: results[n]["connections"]):
+        ours, go = results.get(name[len("go-"):]), results[name]
+        if not ours:
+            continue
+        if not lines:
+            lines = ["| scenario | Passgate req/s | Go req/s | ratio | CPU ms / req Passgate vs Go | p50 ms Passgate vs Go "
+                     "| idle RSS MB Passgate vs Go | peak RSS MB Passgate vs Go | errors |",
+                     "|---|--:|--:|--:|--:|--:|--:|--:|--:|"]
+        idle = f"{_fmt((ours.get('idleRssKb') or 0) / 1024, 1)} vs {_fmt((go.get('idleRssKb') or 0) / 1024, 1)}"
+        peak = f"{_fmt((ours.get('peakRssKb') or 0) / 1024, 1)} vs {_fmt((go.get('peakRssKb') or 0) / 1024, 1)}"
+        lines.append(
+            f"| {ours['name']} | {ours['rps']:.0f} | {go['rps']:.0f} | {_fmt(_ratio(ours['rps'], go['rps']))} "
+            f"| {_fmt(ours.get('cpuPer1k'), 3)} vs {_fmt(go.get('cpuPer1k'), 3)} | {_fmt(_ms(ours['p50']))} vs {_fmt(_ms(go['p50']))} "
+            f"| {idle} | {peak} | {ours['errors']} / {go['errors']} |")
+    return lines
 
 
 def cpu_budget(record, cores):

@@ -66,3 +66,12 @@ public protocol AppFieldReader: AnyObject {
     /// Whether any problem was reported for this app entry so far.
     var hasProblems: Bool { get }
 }
+
+extension CarrierProvider {
+    /// `app` as this provider's own app type. The registry routes by the app's provider, so
+    /// another kind of app here is a bug: an `internal_error`, never a crash.
+    public func own<App: ProviderApp>(_ app: any ProviderApp, as type: App.Type) throws(PassgateError) -> App {
+        guard let own = app as? App else { throw .internalError("app \(app.appId) reached the \(id) provider but is not one of its apps") }
+        return own
+    }
+}

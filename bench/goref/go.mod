@@ -1,0 +1,3 @@
+module passgate.bench/goref
+
+go 1.19
