@@ -43,14 +43,7 @@ public struct AliyunRequest: Sendable {
 
     /// RFC 3986: unreserved characters kept, every other byte `%XX` (so a space is `%20`, `*` is `%2A`).
     public static func percentEncoded(_ text: String) -> String {
-        var output = ""
-        for byte in text.utf8 {
-            switch byte {
-            case 0x30...0x39, 0x41...0x5A, 0x61...0x7A, 0x2D, 0x2E, 0x5F, 0x7E: output.unicodeScalars.append(Unicode.Scalar(byte))
-            default: output += "%" + Hex.uppercase([byte])
-            }
-        }
-        return output
+        PercentEncoding.encode(text)
     }
 
     /// The form body: every parameter and `Signature`, percent-encoded.

@@ -21,12 +21,7 @@ public struct JVerificationReply: Sendable, Equatable {
 public enum JVerificationReplyParser {
     public static func parse(status: Int, contentType: String?, body: [UInt8], expectedExID: String) throws(PassgateError) -> JVerificationReply {
         let object = try ProviderReply.jsonObject(status: status, contentType: contentType, body: body) { $0["code"] != nil }
-        guard let rawCode = ProviderReply.string(object["code"]) else { throw ProviderReply.badReply(.missingField("code")) }
-        let code = rawCode.trimmingASCIISpaces
-        // Codes are 4 digits; a longer run of digits is not a code and is not echoed (it could be a number).
-        guard (1...6).contains(code.utf8.count), code.utf8.allSatisfy({ (48...57).contains($0) }) else {
-            throw ProviderReply.badReply(.malformedField("code", detail: "is not a JVerification code (\(code.utf8.count) characters; codes are 4 digits)"))
-        }
+        let code = try ProviderReply.digitCode(object["code"], field: "code", provider: "JVerification", usual: "4 digits")
         if let echoed = ProviderReply.string(object["exID"]), !echoed.isEmpty, echoed != expectedExID {
             throw ProviderReply.badReply(.msgidMismatch(expected: expectedExID, received: String(Redaction.redact(String(echoed.prefix(64))))))
         }

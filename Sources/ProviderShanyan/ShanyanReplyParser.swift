@@ -20,12 +20,7 @@ public struct ShanyanReply: Sendable, Equatable {
 public enum ShanyanReplyParser {
     public static func parse(status: Int, contentType: String?, body: [UInt8]) throws(PassgateError) -> ShanyanReply {
         let object = try ProviderReply.jsonObject(status: status, contentType: contentType, body: body) { $0["code"] != nil }
-        guard let raw = ProviderReply.string(object["code"]) else { throw ProviderReply.badReply(.missingField("code")) }
-        let code = raw.trimmingASCIISpaces
-        // Codes are 6 digits; a longer run of digits is not a code and is not echoed (it could be a number).
-        guard (1...6).contains(code.utf8.count), code.utf8.allSatisfy({ (48...57).contains($0) }) else {
-            throw ProviderReply.badReply(.malformedField("code", detail: "is not a Shanyan code (\(code.utf8.count) characters; codes are 6 digits)"))
-        }
+        let code = try ProviderReply.digitCode(object["code"], field: "code", provider: "Shanyan", usual: "6 digits")
         let data: ParsedJSON? = switch object["data"] {
         case .object?: object["data"]
         case nil, .null?: nil

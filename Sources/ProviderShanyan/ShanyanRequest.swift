@@ -55,14 +55,6 @@ public struct ShanyanRequest: Sendable {
 
     /// Form encoding: letters, digits and `-._~` as they are, a space as `+`, every other byte `%XX`.
     public static func formEncoded(_ text: String) -> String {
-        var output = ""
-        for byte in text.utf8 {
-            switch byte {
-            case 0x30...0x39, 0x41...0x5A, 0x61...0x7A, 0x2D, 0x2E, 0x5F, 0x7E: output.unicodeScalars.append(Unicode.Scalar(byte))
-            case 0x20: output += "+"
-            default: output += "%" + Hex.uppercase([byte])
-            }
-        }
-        return output
+        PercentEncoding.encode(text, spaceAsPlus: true)
     }
 }

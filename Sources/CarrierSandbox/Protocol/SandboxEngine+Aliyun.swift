@@ -51,16 +51,14 @@ extension SandboxEngine {
         // The service has the token now: a valid one is spent whatever follows.
         let token = endpoint == .login ? fields["AccessToken"]! : fields["AccessCode"]!
         let record: TokenRecord
-        switch ledger.withLock({ $0.consume(token, now: now) }) {
-        case .unknown, .expired: return outcome.answer("isv.TOKEN_INVALID", "token invalid")
-        case .consumed(let found): record = found
+        switch spend(token, for: app, endpoint: endpoint, now: now) {
+        case .success(let spent): record = spent
+        case .failure(.unknown): return outcome.answer("isv.TOKEN_INVALID", "token invalid")
+        case .failure(.otherApp): return outcome.answer("isv.TOKEN_INVALID", "token invalid for this AccessKey's app")
+        case .failure(.otherProduct): return outcome.answer("isv.TOKEN_UNAUTHORIZED_USED", "token unauthorized for this API")
+        case .failure(.disabled): return outcome.answer("isv.PRODUCT_UN_SUBSCRIPT", "product not subscribed")
+        case .failure(.noQuota): return outcome.answer("isv.OUT_OF_SERVICE", "account in arrears")
         }
-        guard record.appId == app.appId else { return outcome.answer("isv.TOKEN_INVALID", "token invalid for this AccessKey's app") }
-        guard record.product == (endpoint == .login ? SandboxProduct.login : SandboxProduct.verify) else {
-            return outcome.answer("isv.TOKEN_UNAUTHORIZED_USED", "token unauthorized for this API")
-        }
-        guard endpoint == .login ? app.loginEnabled : app.verifyEnabled else { return outcome.answer("isv.PRODUCT_UN_SUBSCRIPT", "product not subscribed") }
-        guard ledger.withLock({ $0.charge(appId: app.appId) }) else { return outcome.answer("isv.OUT_OF_SERVICE", "account in arrears") }
         outcome.phoneNumber = record.phoneNumber
         if endpoint == .verify {
             outcome.isVerify = fields["PhoneNumber"] == record.phoneNumber ? "PASS" : "REJECT"

@@ -42,14 +42,14 @@ extension SandboxEngine {
         // From here on JiGuang has the token: a valid one is spent whatever follows.
         guard SandboxToken.hasTokenShape(token) else { return outcome.answer("9004", "token format error") }
         let record: TokenRecord
-        switch ledger.withLock({ $0.consume(token, now: now) }) {
-        case .unknown, .expired: return outcome.answer("9003", "token expired or not exist")
-        case .consumed(let found): record = found
+        switch spend(token, for: app, endpoint: endpoint, now: now) {
+        case .success(let spent): record = spent
+        case .failure(.unknown): return outcome.answer("9003", "token expired or not exist")
+        case .failure(.otherApp): return outcome.answer("9020", "decrypt token fail: issued for another app")
+        case .failure(.otherProduct): return outcome.answer("9021", "token invalid for this API")
+        case .failure(.disabled): return outcome.answer("9031", "not a validated user")
+        case .failure(.noQuota): return outcome.answer("9018", "no money")
         }
-        guard record.appId == app.appId else { return outcome.answer("9020", "decrypt token fail: issued for another app") }
-        guard record.product == (endpoint == .login ? SandboxProduct.login : SandboxProduct.verify) else { return outcome.answer("9021", "token invalid for this API") }
-        guard endpoint == .login ? app.loginEnabled : app.verifyEnabled else { return outcome.answer("9031", "not a validated user") }
-        guard ledger.withLock({ $0.charge(appId: app.appId) }) else { return outcome.answer("9018", "no money") }
         outcome.phoneNumber = record.phoneNumber
         outcome.taskId = String(UInt64.random(in: 100_000_000_000_000_000...UInt64(Int64.max)))
         if endpoint == .verify {

@@ -49,16 +49,14 @@ extension SandboxEngine {
 
         // From here on the token is spent whatever follows.
         let record: TokenRecord
-        switch ledger.withLock({ $0.consume(fields["token"]!, now: now) }) {
-        case .unknown, .expired: return outcome.answer(ShanyanCode.tokenInvalid, "token invalid or expired")
-        case .consumed(let found): record = found
+        switch spend(fields["token"]!, for: app, endpoint: endpoint, now: now) {
+        case .success(let spent): record = spent
+        case .failure(.unknown): return outcome.answer(ShanyanCode.tokenInvalid, "token invalid or expired")
+        case .failure(.otherApp): return outcome.answer(ShanyanCode.tokenOtherApp, "token does not belong to this appId")
+        case .failure(.otherProduct): return outcome.answer(ShanyanCode.tokenWrongProduct, "token is for the other product")
+        case .failure(.disabled): return outcome.answer(ShanyanCode.disabled, "product not enabled")
+        case .failure(.noQuota): return outcome.answer(ShanyanCode.noBalance, "balance insufficient")
         }
-        guard record.appId == app.appId else { return outcome.answer(ShanyanCode.tokenOtherApp, "token does not belong to this appId") }
-        guard record.product == (endpoint == .login ? SandboxProduct.login : SandboxProduct.verify) else {
-            return outcome.answer(ShanyanCode.tokenWrongProduct, "token is for the other product")
-        }
-        guard endpoint == .login ? app.loginEnabled : app.verifyEnabled else { return outcome.answer(ShanyanCode.disabled, "product not enabled") }
-        guard ledger.withLock({ $0.charge(appId: app.appId) }) else { return outcome.answer(ShanyanCode.noBalance, "balance insufficient") }
         outcome.phoneNumber = record.phoneNumber
         outcome.taskId = "SY" + String(MessageID.make().prefix(24))
         if endpoint == .verify {

@@ -39,6 +39,19 @@ public enum ProviderReply {
         byte == 0x00 || byte == 0x20 || (0x09...0x0D).contains(byte)
     }
 
+    /// A numeric result code as the aggregators send it (a JSON number, or a string of digits),
+    /// blanks trimmed: 1-6 ASCII digits. Anything else is not a code, and is not echoed in the
+    /// error (a longer run of digits could be a phone number). `usual` says what the provider's
+    /// codes look like ("4 digits").
+    public static func digitCode(_ value: ParsedJSON?, field: String, provider: String, usual: String) throws(PassgateError) -> String {
+        guard let raw = string(value) else { throw badReply(.missingField(field)) }
+        let code = raw.trimmingASCIISpaces
+        guard (1...6).contains(code.utf8.count), code.utf8.allSatisfy({ (48...57).contains($0) }) else {
+            throw badReply(.malformedField(field, detail: "is not a \(provider) code (\(code.utf8.count) characters; codes are \(usual))"))
+        }
+        return code
+    }
+
     /// A string value; numbers are accepted and written back as digits.
     public static func string(_ value: ParsedJSON?) -> String? {
         switch value {
