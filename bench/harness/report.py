@@ -7,7 +7,10 @@ import subprocess
 from . import machine
 
 OP_TITLES = {"md5": "MD5 mode, POST /v1/phone-number", "rsa": "RSA mode (2048-bit), POST /v1/phone-number",
-             "verify": "number verification, POST /v1/phone-number/verify"}
+             "verify": "number verification, POST /v1/phone-number/verify",
+             "jv": "JVerification (loginTokenVerify), POST /v1/phone-number",
+             "sy": "Shanyan (mobile-query), POST /v1/phone-number",
+             "ali": "Alibaba Cloud (GetMobile), POST /v1/phone-number"}
 
 
 def _ms(microseconds):
@@ -480,7 +483,8 @@ def write_results(document, bench_dir):
         "",
         "## Results",
         "",
-        "Scenario names: `OP-cCONNECTIONS-lSANDBOX_LATENCY_MS`. Latencies are wrk's, from the client. "
+        "Scenario names: `OP-cCONNECTIONS-lSANDBOX_LATENCY_MS`; OP `md5`, `rsa` and `verify` are CMCC apps, `jv`, `sy` "
+        "and `ali` the JVerification, Shanyan and Alibaba Cloud phone-number paths. Latencies are wrk's, from the client. "
         "*added p50* = Passgate's p50 minus the sandbox's own p50 under the same load (the matching upstream run). "
         "*CPU-s / 1k req*: utime + stime of the Passgate process over the measured run. *errors*: non-2xx, 2xx "
         "answers without the expected result, and socket errors (connect, read, write, timeout). *vs upstream*: "
@@ -528,8 +532,8 @@ def write_results(document, bench_dir):
         "## How it was measured",
         "",
         "- `bench/run` builds `swift build -c release --static-swift-stdlib --scratch-path .build-static` (as deploy/Dockerfile does), generates a config in a "
-        "temporary directory (2048-bit RSA key, secrets as `file:` references, the embedded sandbox off, the "
-        f"`cmcc` provider at the sandbox's loopback port, `maxConcurrentCalls: {document['maxConcurrentCalls']}`, "
+        "temporary directory (2048-bit RSA keys, secrets as `file:` references, the embedded sandbox off, the "
+        f"`cmcc`, `jverification`, `shanyan` and `aliyun` providers at the sandbox's loopback port, `maxConcurrentCalls: {document['maxConcurrentCalls']}`, "
         f"`eventLoop: {document.get('eventLoop', 'poll')}`, "
         f"one client without a rate limit, JSON logs at {document.get('logLevel', 'info')} to /dev/null) and, for every run, starts a fresh "
         "`passgate sandbox --bench --latency-ms N` and a fresh `passgate serve` from that same file, so both hold "
@@ -538,7 +542,10 @@ def write_results(document, bench_dir):
         "one request body per token, dealt to the wrk threads (`bench/lua/load.lua`): no token, msgid or replay "
         "key repeats. Requests straight to the sandbox (the upstream reference) carry a unique msgid, a current "
         "Beijing timestamp and a real MD5 / HMAC-SHA256 / SHA256withRSA sign computed by the harness; the "
-        "sandbox verifies every one and encrypts every RSA reply. A pool is sized from the warm-up rate; if it "
+        "sandbox verifies every one and encrypts every RSA reply. The aggregators' are made as Passgate makes them: "
+        "JVerification's with its Basic credentials and a unique exID, Shanyan's form with a unique outId and its "
+        "hex HMAC-SHA256 sign, Alibaba Cloud's RPC form with a unique SignatureNonce, a current UTC Timestamp and "
+        "its HMAC-SHA1 Signature. A pool is sized from the warm-up rate; if it "
         "runs out, the run is repeated with a larger one.",
         f"- Upstream RSA reference runs last at most {3} s: each of their requests needs an RSA signature made by "
         "the harness beforehand.",

@@ -12,11 +12,12 @@ def threads_for(connections):
     return max(1, min(os.cpu_count() or 1, connections))
 
 
-def run(url, connections, seconds, pool_prefix, method, path, expect, authorization="", timeout_s=10):
+def run(url, connections, seconds, pool_prefix, method, path, expect, authorization="", timeout_s=10,
+        content_type="application/json"):
     """One wrk run; returns the summary dict with `rps` and `errors` added."""
     threads = threads_for(connections)
     argv = ["wrk", "-t", str(threads), "-c", str(connections), "-d", f"{seconds}s", "--timeout", f"{timeout_s}s",
-            "-s", LUA, url, "--", pool_prefix, method, path, expect, authorization]
+            "-s", LUA, url, "--", pool_prefix, method, path, expect, authorization, content_type]
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     completed = subprocess.run(argv, capture_output=True, text=True, timeout=seconds + 120)
     after = resource.getrusage(resource.RUSAGE_CHILDREN)

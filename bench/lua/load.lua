@@ -1,10 +1,14 @@
 -- wrk script for bench/run: every request sends the next prepared body of this thread's pool
--- (one complete JSON body per line, each with a fresh, unused carrier token), so neither the
--- sandbox (single-use tokens, unique msgids) nor Passgate's replay cache ever sees a repeat.
+-- (one complete body per line - JSON, or a signed form for Shanyan and Alibaba Cloud - each with a
+-- fresh, unused carrier token), so neither the sandbox (single-use tokens, unique msgids and nonces)
+-- nor Passgate's replay cache ever sees a repeat.
 --
--- wrk ... -s bench/lua/load.lua URL -- POOL_PREFIX METHOD PATH EXPECT [AUTHORIZATION]
+-- wrk ... -s bench/lua/load.lua URL -- POOL_PREFIX METHOD PATH EXPECT [AUTHORIZATION [CONTENT_TYPE]]
 --   POOL_PREFIX   bodies are read from POOL_PREFIX.<thread index>  ("-" for no body, e.g. GET /healthz)
 --   EXPECT        a substring every good answer contains ("-" for any 2xx)
+--   AUTHORIZATION the Authorization header of every request ("" for none): Passgate's Bearer key, or
+--                 JVerification's Basic credentials, which are the same on every request of an app
+--   CONTENT_TYPE  of every body (default application/json; the form-encoded aggregators send their own)
 -- A non-2xx status, or a 2xx without EXPECT, counts as an error; reusing a body because the pool
 -- ran out is counted as `exhausted` (bench/run then reruns with a larger pool).
 -- done() prints one line "BENCHJSON {...}" with the summary and latency percentiles (microseconds).
@@ -19,7 +23,7 @@ function setup(thread)
 end
 
 function init(args)
-   local prefix, method, path, expect, authorization = args[1], args[2], args[3], args[4], args[5]
+   local prefix, method, path, expect, authorization, contentType = args[1], args[2], args[3], args[4], args[5], args[6]
    wrk.method = method
    wrk.path = path
    bodies = {}
@@ -28,7 +32,7 @@ function init(args)
          bodies[#bodies + 1] = line
       end
    end
-   headers = { ["Content-Type"] = "application/json" }
+   headers = { ["Content-Type"] = (contentType and contentType ~= "") and contentType or "application/json" }
    if authorization and authorization ~= "" then headers["Authorization"] = authorization end
    expected = (expect ~= "-") and expect or nil
    nextBody = 1
