@@ -4,6 +4,10 @@ import PackageDescription
 let swiftSettings: [SwiftSetting] = [
     .enableUpcomingFeature("ExistentialAny"),
     .enableUpcomingFeature("MemberImportVisibility"),
+    // Release builds specialize generics across this package's modules (the request path crosses
+    // several: core, provider, server, transport, worker threads), instead of instantiating their
+    // metadata at run time on every request. bench/PROFILE.md has the measurement.
+    .unsafeFlags(["-cross-module-optimization"], .when(configuration: .release)),
 ]
 
 let package = Package(
@@ -53,6 +57,16 @@ let package = Package(
             name: "DedicatedThreads",
             dependencies: [
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        // Connection tasks that run on their channel's NIO event loop instead of Swift's global pool.
+        .target(
+            name: "EventLoopExecution",
+            dependencies: [
+                .product(name: "HummingbirdCore", package: "hummingbird"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOCore", package: "swift-nio"),
             ],
             swiftSettings: swiftSettings
         ),
@@ -169,6 +183,7 @@ let package = Package(
         .target(
             name: "PassgateServer",
             dependencies: [
+                "EventLoopExecution",
                 "OpenSSLCrypto",
                 "PassgateCore",
                 "PassgateAPI",
@@ -218,6 +233,7 @@ let package = Package(
         .executableTarget(
             name: "passgate-bench-proxy",
             dependencies: [
+                "EventLoopExecution",
                 "CurlTransport",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),
@@ -255,6 +271,18 @@ let package = Package(
         .testTarget(
             name: "ProviderAliyunTests",
             dependencies: ["ProviderAliyun", "PassgateCore", "OpenSSLCrypto", "PassgateTestSupport"],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "EventLoopExecutionTests",
+            dependencies: [
+                "EventLoopExecution",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
+                .product(name: "HummingbirdCore", package: "hummingbird"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+            ],
             swiftSettings: swiftSettings
         ),
         .testTarget(

@@ -1,3 +1,4 @@
+import EventLoopExecution
 import Hummingbird
 import Logging
 import Metrics
@@ -87,6 +88,7 @@ extension PassgateRuntime {
     ) -> any Service {
         Application(
             router: router,
+            server: .http1OnEventLoop(),
             configuration: .init(address: .hostname(host, port: port), serverName: "passgate-\(name)"),
             onServerRunning: { channel in
                 let bound = channel.localAddress?.port ?? port

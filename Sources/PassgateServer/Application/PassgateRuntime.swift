@@ -1,5 +1,6 @@
 import PassgateCore
 import CurlTransport
+import EventLoopExecution
 import Hummingbird
 import Logging
 import Metrics
@@ -90,6 +91,7 @@ public struct PassgateRuntime: Sendable {
         let server = configuration.server
         let app = Application(
             router: api.router,
+            server: .http1OnEventLoop(),
             configuration: .init(address: .hostname(server.host, port: server.port), serverName: "passgate"),
             onServerRunning: { channel in
                 let port = channel.localAddress?.port ?? server.port
