@@ -8,7 +8,10 @@
 /// the last thread has exited. Only `stopped` and `stopping` refuse jobs.
 ///
 /// Wake-ups: a submitted job signals one thread only when more threads sleep than wake-ups are
-/// already on their way, so a burst of jobs costs one futex wake, not one per job.
+/// already on their way, so a burst of jobs costs one futex wake, not one per job. A *deferrable*
+/// job signals nobody while a thread lingers (a timed wait the pool takes right after work, see
+/// ``BlockingWorkerPool``'s `lingerAfterWork`): that thread takes it when its wait ends, so under
+/// steady load jobs are taken in batches, one timer wake-up per linger instead of one signal each.
 struct BlockingWorkerPoolStateMachine<Job> {
     enum Phase: Sendable, Equatable {
         case running
@@ -54,6 +57,8 @@ struct BlockingWorkerPoolStateMachine<Job> {
     private(set) var sleeping = 0
     /// Signals sent and not yet answered by a waking thread.
     private(set) var wakeupsInFlight = 0
+    /// Of the sleeping threads, those lingering: waiting at most the linger time after work.
+    private(set) var lingering = 0
     private var queue = FIFO<Job>()
 
     /// A pool of `threads` threads, running.
@@ -65,13 +70,14 @@ struct BlockingWorkerPoolStateMachine<Job> {
     /// Jobs waiting for a thread.
     var queuedCount: Int { queue.count }
 
-    /// A caller submits `job`.
-    mutating func submit(_ job: Job) -> SubmitAction {
+    /// A caller submits `job`; a `deferrable` one may wait for a lingering thread's timer.
+    mutating func submit(_ job: Job, deferrable: Bool = false) -> SubmitAction {
         switch phase {
         case .stopping, .stopped:
             return .rejected(job)
         case .running, .draining:
             queue.append(job)
+            if deferrable, lingering > 0, phase == .running { return .queued(wakeOne: false) }
             guard sleeping > wakeupsInFlight else { return .queued(wakeOne: false) }
             wakeupsInFlight += 1
             return .queued(wakeOne: true)
@@ -118,14 +124,18 @@ struct BlockingWorkerPoolStateMachine<Job> {
         }
     }
 
-    /// A thread is about to block in ``Step/wait``.
-    mutating func willWait() {
+    /// A thread is about to block in ``Step/wait``; `lingering` when it waits at most the linger
+    /// time because it has just worked.
+    mutating func willWait(lingering: Bool = false) {
         sleeping += 1
+        if lingering { self.lingering += 1 }
     }
 
-    /// A thread came back from waiting (signalled, timed out or spuriously).
-    mutating func didWake() {
+    /// A thread came back from waiting (signalled, timed out or spuriously), with the
+    /// `lingering` it went to sleep with.
+    mutating func didWake(lingering: Bool = false) {
         sleeping -= 1
+        if lingering { self.lingering -= 1 }
         wakeupsInFlight = max(0, wakeupsInFlight - 1)
     }
 

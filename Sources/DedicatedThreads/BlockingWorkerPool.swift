@@ -36,6 +36,7 @@ public final class BlockingWorkerPool<Worker: BlockingWorker>: Service, @uncheck
     /// The threads' names, in order.
     public let threadNames: [String]
     private let maxJobsPerTake: Int
+    private let lingerAfterWork: Duration?
     private let reject: @Sendable (Job) -> Void
     private let makeWorker: @Sendable (Int) -> Worker
     private let latch: ExitLatch
@@ -50,6 +51,9 @@ public final class BlockingWorkerPool<Worker: BlockingWorker>: Service, @uncheck
     ///   - name: the name of thread `index` (at most 15 bytes are kept, the kernel's limit).
     ///   - maxJobsPerTake: jobs a thread takes at once before its worker's `idle` (1 spreads
     ///     jobs over the threads; a single writer thread takes everything queued and batches).
+    ///   - lingerAfterWork: after a thread has worked, its next wait lasts at most this long and
+    ///     deferrable jobs (``submit(_:deferrable:)``) submitted meanwhile do not wake it: it takes
+    ///     them together when the wait ends. `nil`: every job wakes a sleeping thread at once.
     ///   - reject: answers a job the pool will never run.
     ///   - makeWorker: called on thread `index` when it starts, before it takes any job.
     /// - Throws: ``BlockingWorkerPoolError`` when the system refuses a thread; those already
@@ -58,12 +62,14 @@ public final class BlockingWorkerPool<Worker: BlockingWorker>: Service, @uncheck
         threads: Int,
         name: (Int) -> String,
         maxJobsPerTake: Int = 1,
+        lingerAfterWork: Duration? = nil,
         reject: @escaping @Sendable (Job) -> Void,
         makeWorker: @escaping @Sendable (Int) -> Worker
     ) throws(BlockingWorkerPoolError) {
         let threads = max(1, threads)
         self.threadNames = (0..<threads).map(name)
         self.maxJobsPerTake = max(1, maxJobsPerTake)
+        self.lingerAfterWork = lingerAfterWork.flatMap { $0 > .zero ? $0 : nil }
         self.reject = reject
         self.makeWorker = makeWorker
         self.latch = ExitLatch(threads: threads)
@@ -102,10 +108,11 @@ public final class BlockingWorkerPool<Worker: BlockingWorker>: Service, @uncheck
     // MARK: Callers
 
     /// Queues `job` for the next free thread and returns at once; `false` when the pool no longer
-    /// takes jobs, in which case `reject` has been called with it.
+    /// takes jobs, in which case `reject` has been called with it. A `deferrable` job may wait up
+    /// to the pool's `lingerAfterWork` for a thread that has just worked, instead of waking one.
     @discardableResult
-    public func submit(_ job: Job) -> Bool {
-        let action = locked { machine.submit(job) }
+    public func submit(_ job: Job, deferrable: Bool = false) -> Bool {
+        let action = locked { machine.submit(job, deferrable: deferrable) }
         switch action {
         case .queued(let wakeOne):
             if wakeOne { pthread_cond_signal(condition) }
@@ -149,6 +156,9 @@ public final class BlockingWorkerPool<Worker: BlockingWorker>: Service, @uncheck
     /// Jobs waiting for a thread.
     public var queuedCount: Int { locked { machine.queuedCount } }
 
+    /// Threads lingering after work (deferrable jobs do not wake them).
+    var lingeringCount: Int { locked { machine.lingering } }
+
     /// Runs until the service group shuts down gracefully (then ``drain()``) or the task is
     /// cancelled (then ``stop()``), and returns once every thread has exited.
     public func run() async throws {
@@ -161,13 +171,16 @@ public final class BlockingWorkerPool<Worker: BlockingWorker>: Service, @uncheck
         var worker = makeWorker(index)
         var progress = StateMachine.WorkerProgress.notDrainedYet
         var afterWait = false
+        var justWorked = false
         while true {
-            let step = nextStep(progress: progress, afterWait: afterWait, wakeUpAt: worker.wakeUpAt)
+            let step = nextStep(progress: progress, afterWait: afterWait, wakeUpAt: worker.wakeUpAt, linger: justWorked)
             afterWait = false
+            justWorked = false
             switch step {
             case .perform(let jobs, let draining):
                 for job in jobs { worker.perform(job) }
                 progress = Self.progress(worker.idle(draining: draining), draining: draining)
+                justWorked = true
             case .idle(let draining):
                 progress = Self.progress(worker.idle(draining: draining), draining: draining)
             case .wait:
@@ -182,20 +195,24 @@ public final class BlockingWorkerPool<Worker: BlockingWorker>: Service, @uncheck
 
     /// The state machine's next step for a thread; sleeps (the lock released) while it says
     /// `wait`, and returns `.wait` only after sleeping, so the caller asks again with `afterWait`.
+    /// `linger`: the thread has just worked, so it waits at most `lingerAfterWork` (if set).
     private func nextStep(
-        progress: StateMachine.WorkerProgress, afterWait: Bool, wakeUpAt: ContinuousClock.Instant?
+        progress: StateMachine.WorkerProgress, afterWait: Bool, wakeUpAt: ContinuousClock.Instant?, linger: Bool
     ) -> StateMachine.Step {
         pthread_mutex_lock(mutex)
         defer { pthread_mutex_unlock(mutex) }
         let step = machine.next(maxJobs: maxJobsPerTake, progress: progress, afterWait: afterWait)
         guard case .wait = step else { return step }
-        if let wakeUpAt {
-            let left = wakeUpAt - .now
-            // The worker's deadline has passed: come back at once, as if woken by it.
+        let now = ContinuousClock.now
+        let lingerUntil = linger ? lingerAfterWork.map { now + $0 } : nil
+        if let until = [wakeUpAt, lingerUntil].compactMap({ $0 }).min() {
+            let left = until - now
+            // The deadline has passed: come back at once, as if woken by it.
             guard left > .zero else { return .wait }
-            machine.willWait()
+            let lingering = lingerUntil != nil
+            machine.willWait(lingering: lingering)
             timedWait(left)
-            machine.didWake()
+            machine.didWake(lingering: lingering)
         } else {
             machine.willWait()
             pthread_cond_wait(condition, mutex)

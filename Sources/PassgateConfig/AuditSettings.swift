@@ -8,6 +8,9 @@ public struct AuditSettings: Sendable, Equatable {
     public var maxFileBytes = 64 << 20
     /// How often appended lines are fsynced; 0 fsyncs after every write.
     public var fsyncIntervalMs = 1000
+    /// The longest a line waits in memory to share a `write` with others, under load; 0 writes
+    /// (and wakes the writer thread for) each line as it comes.
+    public var writeDelayMs = 5
     /// Rotated files kept besides the current one; older ones are deleted. 0 keeps every one.
     /// The default keeps (10 + 1) × 64 MiB = 704 MiB at most, inside the shipped 1 GiB volume.
     public var maxFiles = 10

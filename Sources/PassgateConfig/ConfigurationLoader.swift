@@ -101,6 +101,8 @@ import PassgateProviders
 ///       rotated before a line would take it past this size
 ///     - `fsyncIntervalMs` (int 0-60000, default: 1000; override `PASSGATE_AUDIT_FSYNCINTERVALMS`): how often written
 ///       lines are fsynced; 0 fsyncs after every line
+///     - `writeDelayMs` (int 0-1000, default: 5; override `PASSGATE_AUDIT_WRITEDELAYMS`): under load, the longest a
+///       line waits in memory to share one `write` with others; 0 writes each line as it comes
 ///     - `maxFiles` (int 0-100000, default: 10; override `PASSGATE_AUDIT_MAXFILES`): rotated files kept besides the
 ///       current one, the oldest beyond are deleted; 0 keeps every one
 ///     - `maxAgeDays` (int 0-36500, default: 0; override `PASSGATE_AUDIT_MAXAGEDAYS`): rotated files whose name's

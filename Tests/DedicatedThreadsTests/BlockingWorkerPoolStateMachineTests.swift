@@ -40,6 +40,35 @@ struct BlockingWorkerPoolStateMachineTests {
         #expect(machine.wakeupsInFlight == 0)
     }
 
+    @Test("a deferrable job wakes nobody while a thread lingers after work; a plain job still does, and so does a deferrable one when no thread lingers")
+    func deferrableJobsWaitForALingeringThread() {
+        var machine = Machine(threads: 1)
+        _ = machine.next(maxJobs: 1, progress: .notDrainedYet, afterWait: false)
+        machine.willWait(lingering: true)
+        #expect(machine.lingering == 1)
+        #expect(machine.submit(1, deferrable: true) == .queued(wakeOne: false), "the lingering thread comes back by itself")
+        #expect(machine.submit(2, deferrable: true) == .queued(wakeOne: false))
+        #expect(machine.submit(3) == .queued(wakeOne: true), "a plain job (a flush) cannot wait")
+        machine.didWake(lingering: true)
+        #expect(machine.lingering == 0 && machine.sleeping == 0)
+        #expect(machine.next(maxJobs: 10, progress: .notDrainedYet, afterWait: true) == .perform([1, 2, 3], draining: false))
+        // Asleep without a deadline: a deferrable job must wake it, or it would wait forever.
+        machine.willWait()
+        #expect(machine.submit(4, deferrable: true) == .queued(wakeOne: true))
+    }
+
+    @Test("while draining, a deferrable job wakes a lingering thread: the drain does not wait out the linger")
+    func drainingDoesNotDefer() {
+        var machine = Machine(threads: 1)
+        _ = machine.next(maxJobs: 1, progress: .notDrainedYet, afterWait: false)
+        machine.willWait(lingering: true)
+        let wakeAll = machine.drain()
+        #expect(wakeAll)
+        machine.didWake(lingering: true)
+        machine.willWait(lingering: true)
+        #expect(machine.submit(1, deferrable: true) == .queued(wakeOne: true))
+    }
+
     @Test("drain: queued and newly submitted jobs still run, each thread idles once while draining, and exits when its worker has finished")
     func drainRunsEverything() {
         var machine = Machine(threads: 2)

@@ -1,4 +1,4 @@
-import DedicatedThreads
+@testable import DedicatedThreads
 import Foundation
 import Logging
 import ServiceLifecycle
@@ -136,11 +136,41 @@ struct BlockingWorkerPoolTests {
         #expect(cancelled.isStopped)
     }
 
+    @Test("lingering after work: deferrable jobs wait for the thread's own wake-up, a plain job takes them along at once")
+    func deferrableJobsShareTheNextTake() async throws {
+        let events = Events()
+        // A linger far longer than the test: only a signal can make the thread take a job early.
+        let pool = try Self.pool(threads: 1, events: events, lingerAfterWork: .seconds(60))
+        // Never worked yet, so asleep without a deadline: a deferrable job wakes it.
+        pool.submit(.note("first"), deferrable: true)
+        #expect(await pool.perform { .answer(0, $0) } == "0 on pg-wpool-0")
+        #expect(events.notes == ["first"])
+        // It has just worked and goes to linger (the answer above was sent just before).
+        var lingering = false
+        for _ in 0..<1_000 where !lingering {
+            lingering = pool.lingeringCount == 1
+            if !lingering { try await Task.sleep(for: .milliseconds(10)) }
+        }
+        #expect(lingering)
+        // Lingering: these wake nobody and wait.
+        for value in 1...3 { pool.submit(.note("\(value)"), deferrable: true) }
+        #expect(pool.queuedCount == 3)
+        #expect(events.notes == ["first"])
+        // A plain job wakes it; it takes the waiting ones with it, in order.
+        #expect(await pool.perform { .answer(4, $0) } == "4 on pg-wpool-0")
+        #expect(events.notes == ["first", "1", "2", "3"])
+        // Draining does not wait out the linger either.
+        pool.submit(.note("last"), deferrable: true)
+        pool.drain()
+        await pool.waitUntilStopped()
+        #expect(events.notes.last == "last")
+    }
+
     // MARK: Support
 
-    static func pool(threads: Int, events: Events) throws -> BlockingWorkerPool<TestWorker> {
+    static func pool(threads: Int, events: Events, lingerAfterWork: Duration? = nil) throws -> BlockingWorkerPool<TestWorker> {
         try BlockingWorkerPool<TestWorker>(
-            threads: threads, name: { "pg-wpool-\($0)" }, reject: { events.reject($0) },
+            threads: threads, name: { "pg-wpool-\($0)" }, lingerAfterWork: lingerAfterWork, reject: { events.reject($0) },
             makeWorker: { index in
                 events.made("\(index) on \(currentThreadName())")
                 return TestWorker(events: events)

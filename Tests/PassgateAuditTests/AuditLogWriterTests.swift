@@ -96,6 +96,43 @@ struct AuditLogWriterTests {
         #expect(try AuditFixtures.lines(directory).count == 2000)
     }
 
+    @Test("with a write delay: a record made while the writer is idle is written without a flush; under load none is lost and shutdown writes the rest")
+    func writeDelayBatchesWithoutLosing() async throws {
+        let directory = try AuditFixtures.temporaryDirectory()
+        defer { AuditFixtures.remove(directory) }
+        // A delay far longer than the test: only the idle writer's own wake-up can write the first line.
+        let writer = try AuditLogWriter(
+            path: "\(directory)/audit.jsonl", maxFileBytes: 1 << 20, fsyncIntervalMs: 1000, writeDelayMs: 1000, logger: Logger(label: "test"))
+        let group = ServiceGroupHarness(writer)
+        writer.record(AuditFixtures.record(0))
+        var written = false
+        for _ in 0..<500 where !written {
+            written = writer.status.writtenRecords == 1
+            if !written { try await Task.sleep(for: .milliseconds(10)) }
+        }
+        #expect(written, "the idle writer was woken for the first record")
+        await withTaskGroup(of: Void.self) { tasks in
+            for task in 1...4 {
+                tasks.addTask { for index in 0..<250 { writer.record(AuditFixtures.record(task * 1000 + index)) } }
+            }
+        }
+        #expect(await writer.flush(), "a flush does not wait out the delay")
+        #expect(writer.status.writtenRecords == 1001 && writer.status.bufferedRecords == 0)
+        for index in 0..<10 { writer.record(AuditFixtures.record(90_000 + index)) }
+        try await group.shutdownGracefully()
+        #expect(writer.status.writtenRecords == 1011 && writer.status.bufferedRecords == 0)
+        #expect(Set(try AuditFixtures.lines(directory).map { try AuditFixtures.object($0)["requestId"] as? String }).count == 1011)
+    }
+
+    @Test("writeDelayMs below 0 is refused at start, naming it")
+    func negativeWriteDelay() throws {
+        let directory = try AuditFixtures.temporaryDirectory()
+        defer { AuditFixtures.remove(directory) }
+        #expect {
+            try AuditLogWriter(path: "\(directory)/audit.jsonl", maxFileBytes: 4096, fsyncIntervalMs: 0, writeDelayMs: -1, logger: Logger(label: "test"))
+        } throws: { ($0 as? AuditLogError)?.description.contains("writeDelayMs must be 0 or more") == true }
+    }
+
     @Test("an audit directory that cannot be created is a clear error at start, naming the path")
     func uncreatableDirectory() throws {
         let directory = try AuditFixtures.temporaryDirectory()

@@ -33,7 +33,7 @@ struct AuditRetentionSettingsTests {
         ("maxAgeDays: 30d", "audit.maxAgeDays", "got '30d'"),
         ("maxfiles: 3", "audit.maxfiles", "did you mean 'maxFiles'?"),
         ("maxAge: 3", "audit.maxAge", "did you mean 'maxAgeDays'?"),
-        ("keep: 3", "audit.keep", "known keys: enabled, path, maxFileBytes, fsyncIntervalMs, maxFiles, maxAgeDays"),
+        ("keep: 3", "audit.keep", "known keys: enabled, path, maxFileBytes, fsyncIntervalMs, writeDelayMs, maxFiles, maxAgeDays"),
     ])
     func problemsAtPaths(entry: String, path: String, fragment: String) {
         let found = problems(Minimal.yaml() + "\naudit:\n  enabled: true\n  \(entry)\n", environment: Minimal.environment)

@@ -8,7 +8,7 @@ import ServiceLifecycle
 ///
 /// `record` only encodes the line and queues it (two short mutex holds, no I/O). The writer's
 /// `BlockingWorkerPool` has one dedicated OS thread (`pg-audit`), whose `AuditWriterLoop` appends
-/// queued lines (`O_APPEND`) as they come, fsyncs every `fsyncIntervalMs` (after every write when
+/// queued lines (`O_APPEND`) as they come (under load, in batches at most `writeDelayMs` apart), fsyncs every `fsyncIntervalMs` (after every write when
 /// 0), and rotates by size: when the next line would take the file past `maxFileBytes` it is
 /// fsynced and renamed to a timestamped sibling (`audit-20261121T101500Z-0001.jsonl`, never
 /// overwriting) and a new file is started. Directories are created 0750, files 0640.
@@ -36,6 +36,10 @@ public final class AuditLogWriter: AuditSink, Service {
         public var maxFileBytes: Int
         /// How often written lines are fsynced; 0 fsyncs after every write.
         public var fsyncIntervalMs: Int
+        /// The longest a line waits in memory for others to share its `write`: after a write the
+        /// thread sleeps at most this long, and lines recorded meanwhile do not wake it. A line
+        /// recorded while the thread is idle is written at once. 0 wakes the thread for every line.
+        public var writeDelayMs: Int
         /// Encoded lines kept in memory while the disk cannot take them; more are refused.
         public var maxBufferedBytes: Int
         /// Rotated files kept besides the current one (the oldest beyond are deleted); 0 keeps
@@ -46,12 +50,13 @@ public final class AuditLogWriter: AuditSink, Service {
         public var maxAgeDays: Int
 
         public init(
-            path: String, maxFileBytes: Int = 64 << 20, fsyncIntervalMs: Int = 1000, maxBufferedBytes: Int = 32 << 20, maxFiles: Int = 10,
-            maxAgeDays: Int = 0
+            path: String, maxFileBytes: Int = 64 << 20, fsyncIntervalMs: Int = 1000, writeDelayMs: Int = 0, maxBufferedBytes: Int = 32 << 20,
+            maxFiles: Int = 10, maxAgeDays: Int = 0
         ) {
             self.path = path
             self.maxFileBytes = maxFileBytes
             self.fsyncIntervalMs = fsyncIntervalMs
+            self.writeDelayMs = writeDelayMs
             self.maxBufferedBytes = maxBufferedBytes
             self.maxFiles = maxFiles
             self.maxAgeDays = maxAgeDays
@@ -79,6 +84,9 @@ public final class AuditLogWriter: AuditSink, Service {
         guard configuration.fsyncIntervalMs >= 0 else {
             throw AuditLogError(path: configuration.path, message: "audit fsyncIntervalMs must be 0 or more, got \(configuration.fsyncIntervalMs)")
         }
+        guard configuration.writeDelayMs >= 0 else {
+            throw AuditLogError(path: configuration.path, message: "audit writeDelayMs must be 0 or more, got \(configuration.writeDelayMs)")
+        }
         guard configuration.maxFiles >= 0, configuration.maxAgeDays >= 0 else {
             throw AuditLogError(
                 path: configuration.path,
@@ -92,6 +100,7 @@ public final class AuditLogWriter: AuditSink, Service {
         do {
             writer = try BlockingWorkerPool(
                 threads: 1, name: { _ in "pg-audit" }, maxJobsPerTake: .max,
+                lingerAfterWork: .milliseconds(configuration.writeDelayMs),
                 // Lines the pool refuses are counted by `record`, which sees `submit` fail; a
                 // refused flush is answered from the final counts once the writer has stopped.
                 reject: { job in if case .flush(let continuation) = job { continuation.resume(returning: nil) } },
@@ -107,11 +116,12 @@ public final class AuditLogWriter: AuditSink, Service {
 
     /// `init(configuration:logger:metricsFactory:clock:)` with the `audit:` settings' values.
     public convenience init(
-        path: String, maxFileBytes: Int, fsyncIntervalMs: Int, maxFiles: Int = 10, maxAgeDays: Int = 0, logger: Logger,
+        path: String, maxFileBytes: Int, fsyncIntervalMs: Int, writeDelayMs: Int = 0, maxFiles: Int = 10, maxAgeDays: Int = 0, logger: Logger,
         metricsFactory: any MetricsFactory = MetricsSystem.factory, clock: AuditClock = .system
     ) throws(AuditLogError) {
         let configuration = Configuration(
-            path: path, maxFileBytes: maxFileBytes, fsyncIntervalMs: fsyncIntervalMs, maxFiles: maxFiles, maxAgeDays: maxAgeDays)
+            path: path, maxFileBytes: maxFileBytes, fsyncIntervalMs: fsyncIntervalMs, writeDelayMs: writeDelayMs, maxFiles: maxFiles,
+            maxAgeDays: maxAgeDays)
         try self.init(configuration: configuration, logger: logger, metricsFactory: metricsFactory, clock: clock)
     }
 
@@ -136,7 +146,7 @@ public final class AuditLogWriter: AuditSink, Service {
             return nil
         }
         if refusal == nil {
-            if writer.submit(.line(line)) { return }
+            if writer.submit(.line(line), deferrable: true) { return }
             // The writer stopped between the two steps: the record is refused after all.
             refusal = shared.withLock { state in
                 state.accepted -= 1

@@ -3,7 +3,7 @@ import Yams
 
 /// `audit:` - where the carrier-call audit log goes.
 extension ConfigurationReader {
-    static let auditKeys = ["enabled", "path", "maxFileBytes", "fsyncIntervalMs", "maxFiles", "maxAgeDays"]
+    static let auditKeys = ["enabled", "path", "maxFileBytes", "fsyncIntervalMs", "writeDelayMs", "maxFiles", "maxAgeDays"]
 
     func readAudit(_ node: Node?) -> AuditSettings {
         let section = mapping(node, path: "audit", keys: Self.auditKeys, overridePrefix: Self.overridePrefix("audit"))
@@ -21,6 +21,8 @@ extension ConfigurationReader {
         let note = " (a file is rotated before it grows past this size; 67108864 is 64 MiB)"
         if let bytes = int("maxFileBytes", in: section, 4096...(1 << 40), note: note) { settings.maxFileBytes = bytes }
         if let interval = int("fsyncIntervalMs", in: section, 0...60_000, note: " (0 fsyncs after every line)") { settings.fsyncIntervalMs = interval }
+        let delayNote = " (the longest a line waits in memory to share a write under load; 0 writes each line as it comes)"
+        if let delay = int("writeDelayMs", in: section, 0...1_000, note: delayNote) { settings.writeDelayMs = delay }
         let filesNote = " (rotated files kept besides the current one, the oldest beyond are deleted; 0 keeps every one)"
         if let files = int("maxFiles", in: section, 0...100_000, note: filesNote) { settings.maxFiles = files }
         let ageNote = " (rotated files older than this many days are deleted; 0 is no age limit)"

@@ -14,7 +14,8 @@ extension PassgateRuntime {
     static func makeAuditLog(_ settings: AuditSettings, logger: Logger, metricsFactory: any MetricsFactory) throws -> AuditLogWriter? {
         guard settings.enabled else { return nil }
         return try AuditLogWriter(
-            path: settings.path, maxFileBytes: settings.maxFileBytes, fsyncIntervalMs: settings.fsyncIntervalMs, maxFiles: settings.maxFiles,
+            path: settings.path, maxFileBytes: settings.maxFileBytes, fsyncIntervalMs: settings.fsyncIntervalMs,
+            writeDelayMs: settings.writeDelayMs, maxFiles: settings.maxFiles,
             maxAgeDays: settings.maxAgeDays, logger: logger, metricsFactory: metricsFactory)
     }
 
