@@ -398,9 +398,54 @@ def targets(document):
                          "(Swift runtime, Foundation, ICU, libcrypto)", "for reference"))
         add("start-up to ready < 1 s", f"{worst_start * 1000:.0f} ms slowest, {median_start * 1000:.0f} ms median "
             f"of {len(startups)} starts", worst_start < 1.0)
+    go_targets(document, add)
     lines = ["| target | measured | |", "|---|---|---|"]
     lines += [f"| {target} | {measured} | {verdict} |" for target, measured, verdict in rows]
     return "\n".join(lines)
+
+
+def _round_medians(ours, theirs, value):
+    """Per-round ratios `value(our round) / value(their round)` of two scenarios run in the same
+    rounds, and their median; the single records' ratio when either ran once."""
+    tops, bottoms = ours.get("rounds") or [ours], theirs.get("rounds") or [theirs]
+    if len(tops) != len(bottoms):
+        tops, bottoms = [ours], [theirs]
+    ratios = [value(top) / value(bottom) for top, bottom in zip(tops, bottoms) if value(top) and value(bottom)]
+    return (sorted(ratios)[len(ratios) // 2], ratios) if ratios else None
+
+
+def go_targets(document, add):
+    """Issue 20: Passgate against the Go reference (bench/goref) in the same rounds, and RSA against
+    the CPU bound of its own run."""
+    results = document["results"]
+    for name, label in (("md5-c64-l0", "64 conn, 0 ms"), ("md5-c1024-l200", "1,024 conn, 200 ms")):
+        ours, go = results.get(name), results.get(f"go-{name}")
+        if not ours or not go:
+            add(f"vs Go, MD5 {label}: throughput >= 1.0x, CPU per request <= 1.0x", "-", None)
+            continue
+        throughput = _round_medians(ours, go, lambda record: record["rps"])
+        cpu = _round_medians(ours, go, lambda record: record.get("cpuPer1k"))
+        add(f"vs Go, MD5 {label}: throughput >= 1.0x the Go reference, 0 errors",
+            f"{_fmt(throughput[0])}x (rounds: {', '.join(_fmt(r) for r in throughput[1])}); errors {ours['errors']}",
+            throughput[0] >= 1.0 and ours["errors"] == 0)
+        if cpu:
+            add(f"vs Go, MD5 {label}: CPU per request <= 1.0x the Go reference's",
+                f"{_fmt(cpu[0])}x (rounds: {', '.join(_fmt(r) for r in cpu[1])})", cpu[0] <= 1.0)
+    ours, go = results.get("md5-c1-l0"), results.get("go-md5-c1-l0")
+    if ours and go:
+        p50 = _round_medians(ours, go, lambda record: record["p50"])
+        add("vs Go, MD5 1 conn, 0 ms: p50 latency <= the Go reference's",
+            f"{_fmt(_ms(ours['p50']))} vs {_fmt(_ms(go['p50']))} ms; ratio {_fmt(p50[0])}x (rounds: {', '.join(_fmt(r) for r in p50[1])})",
+            p50[0] <= 1.0)
+    else:
+        add("vs Go, MD5 1 conn, 0 ms: p50 latency <= the Go reference's", "-", None)
+    rsa = [name for name in ("rsa-c64-l0", "rsa-c1024-l0") if name in results]
+    if rsa:
+        within = {name: own_bound_rounds(document, name) for name in rsa}
+        best = max((name for name in rsa if within[name]), key=lambda name: within[name][0], default=None)
+        if best:
+            add("RSA: >= 80% of the throughput the same run's CPU allows (cores / CPU per request of Passgate, sandbox and wrk)",
+                f"{best}: {_paired_text(within[best], 'rounds, each against its own bound')}", within[best][0] >= 0.8)
 
 
 def plots(document, directory):
