@@ -60,16 +60,6 @@ let package = Package(
             ],
             swiftSettings: swiftSettings
         ),
-        // Connection tasks that run on their channel's NIO event loop instead of Swift's global pool.
-        .target(
-            name: "EventLoopExecution",
-            dependencies: [
-                .product(name: "HummingbirdCore", package: "hummingbird"),
-                .product(name: "Logging", package: "swift-log"),
-                .product(name: "NIOCore", package: "swift-nio"),
-            ],
-            swiftSettings: swiftSettings
-        ),
         .target(
             name: "OpenSSLCrypto",
             dependencies: ["COpenSSL"],
@@ -183,7 +173,6 @@ let package = Package(
         .target(
             name: "PassgateServer",
             dependencies: [
-                "EventLoopExecution",
                 "OpenSSLCrypto",
                 "PassgateCore",
                 "PassgateAPI",
@@ -233,7 +222,6 @@ let package = Package(
         .executableTarget(
             name: "passgate-bench-proxy",
             dependencies: [
-                "EventLoopExecution",
                 "CurlTransport",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),
@@ -271,18 +259,6 @@ let package = Package(
         .testTarget(
             name: "ProviderAliyunTests",
             dependencies: ["ProviderAliyun", "PassgateCore", "OpenSSLCrypto", "PassgateTestSupport"],
-            swiftSettings: swiftSettings
-        ),
-        .testTarget(
-            name: "EventLoopExecutionTests",
-            dependencies: [
-                "EventLoopExecution",
-                .product(name: "Hummingbird", package: "hummingbird"),
-                .product(name: "HummingbirdTesting", package: "hummingbird"),
-                .product(name: "HummingbirdCore", package: "hummingbird"),
-                .product(name: "NIOCore", package: "swift-nio"),
-                .product(name: "NIOPosix", package: "swift-nio"),
-            ],
             swiftSettings: swiftSettings
         ),
         .testTarget(

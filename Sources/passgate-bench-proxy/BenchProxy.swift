@@ -1,5 +1,4 @@
 import CurlTransport
-import EventLoopExecution
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -53,9 +52,7 @@ struct BenchProxy {
                 body: ResponseBody(byteBuffer: ByteBuffer(bytes: reply.body))
             )
         }
-        // Passgate's own server stack: each connection handled on its event loop.
-        let app = Application(router: router, server: .http1OnEventLoop(),
-                              configuration: .init(address: .hostname("127.0.0.1", port: port)),
+        let app = Application(router: router, configuration: .init(address: .hostname("127.0.0.1", port: port)),
                               logger: logger)
         let group = ServiceGroup(configuration: .init(
             services: [.init(service: client), .init(service: app)],

@@ -1,4 +1,3 @@
-import EventLoopExecution
 import Hummingbird
 import Logging
 import Metrics
@@ -89,7 +88,6 @@ extension PassgateRuntime {
     ) -> any Service {
         Application(
             router: router,
-            server: .http1OnEventLoop(),
             configuration: .init(address: .hostname(host, port: port), serverName: "passgate-\(name)"),
             onServerRunning: { channel in
                 let bound = channel.localAddress?.port ?? port

@@ -1,6 +1,5 @@
 import PassgateCore
 import CurlTransport
-import EventLoopExecution
 import Hummingbird
 import Logging
 import Metrics
@@ -91,7 +90,6 @@ public struct PassgateRuntime: Sendable {
         let server = configuration.server
         let app = Application(
             router: api.router,
-            server: .http1OnEventLoop(),
             configuration: .init(address: .hostname(server.host, port: server.port), serverName: "passgate"),
             onServerRunning: { channel in
                 let port = channel.localAddress?.port ?? server.port
