@@ -1,17 +1,30 @@
 import COpenSSL
+import Synchronization
 
 /// An HMAC-SHA256 key loaded once and used for many messages (the replay-cache key hashes
 /// every request's token).
 ///
 /// `Digest.hmacSHA256` keys a fresh context per call: OpenSSL 3 then fetches SHA-256 by name
 /// and hashes the padded key each time, which was most of the cost of one short HMAC. Here the
-/// keyed context is made once and each operation runs on its own duplicate.
+/// key is set up once, in a template context; each operation borrows a keyed context from a
+/// small pool of duplicates and restarts it from the stored key, which copies one digest state
+/// rather than duplicating (and then freeing) a whole MAC context on every call.
 ///
-/// `@unchecked Sendable`: the keyed `EVP_MAC_CTX` is written only in `init` and freed in
-/// `deinit`; every operation duplicates it (`EVP_MAC_CTX_dup` takes it as `const`) and never
-/// touches it otherwise, so concurrent use only reads it.
+/// `@unchecked Sendable`: the template `EVP_MAC_CTX` is written only in `init` and freed in
+/// `deinit`, and is otherwise only read (`EVP_MAC_CTX_dup` takes it as `const`); each pooled
+/// context is used by one thread at a time, handed over under the pool's mutex.
 public final class HMACSHA256Key: @unchecked Sendable {
     private let keyed: OpaquePointer
+    /// Keyed contexts not in use. Bounded: at most `spareLimit` stay when concurrent callers
+    /// return theirs, the rest are freed.
+    private let spare = Mutex<[PooledContext]>([])
+    private static let spareLimit = 16
+
+    /// `@unchecked Sendable`: a pooled context moves between threads only through `spare`'s
+    /// mutex, and only the thread that took it uses it until it is put back or freed.
+    private struct PooledContext: @unchecked Sendable {
+        let pointer: OpaquePointer
+    }
 
     /// Keys the template; throws when OpenSSL has no HMAC or rejects the key.
     public init(key: [UInt8]) throws {
@@ -26,16 +39,31 @@ public final class HMACSHA256Key: @unchecked Sendable {
         }
     }
 
-    deinit { EVP_MAC_CTX_free(keyed) }
+    deinit {
+        for context in spare.withLock({ $0 }) { EVP_MAC_CTX_free(context.pointer) }
+        EVP_MAC_CTX_free(keyed)
+    }
 
     /// HMAC-SHA256 of `data` (32 bytes); the same as `Digest.hmacSHA256(key:data:)` with this key.
     public func authenticationCode(for data: [UInt8]) throws -> [UInt8] {
         var output = [UInt8](repeating: 0, count: 32)
         var length = 0
         try OpenSSLErrorQueue.run {
-            guard COpenSSL_hmac_with_keyed(keyed, data, data.count, &output, output.count, &length) == 1, length == 32 else {
+            guard let context = spare.withLock({ $0.popLast()?.pointer }) ?? EVP_MAC_CTX_dup(keyed) else {
+                throw OpenSSLErrorQueue.failure(.hmac, "HMAC-SHA256 context allocation failed")
+            }
+            guard COpenSSL_hmac_rekeyed(context, data, data.count, &output, output.count, &length) == 1, length == 32 else {
+                // A context that failed is not trusted again.
+                EVP_MAC_CTX_free(context)
                 throw OpenSSLErrorQueue.failure(.hmac, "HMAC-SHA256 failed")
             }
+            let returned = PooledContext(pointer: context)
+            let kept = spare.withLock { spare in
+                guard spare.count < Self.spareLimit else { return false }
+                spare.append(returned)
+                return true
+            }
+            if !kept { EVP_MAC_CTX_free(context) }
         }
         return output
     }

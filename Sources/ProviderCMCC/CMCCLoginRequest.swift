@@ -21,8 +21,18 @@ public struct CMCCLoginRequest: Sendable {
     /// Our msgid, which the reply must echo in `inresponseto`.
     public let msgid: String
     /// The exact string that was signed, with any secret replaced by a placeholder: what an
-    /// integrator compares against the carrier's expectations after a 103101.
-    public let redactedSigningInput: String
+    /// integrator compares against the carrier's expectations after a 103101. Made when asked
+    /// (`passgate sign-login-token` asks; a served request never does).
+    public var redactedSigningInput: String {
+        switch signing {
+        case .md5(let secret): signedWithoutSecret + Self.redacted(secret)
+        case .rsa: signedWithoutSecret
+        }
+    }
+
+    private let signing: CMCCLoginSigning
+    /// What was signed, up to the secret the MD5 form appends.
+    private let signedWithoutSecret: String
 
     /// The body to POST.
     public var body: [UInt8] { json.bytes }
@@ -42,14 +52,15 @@ public struct CMCCLoginRequest: Sendable {
             let prefix = appId + version + msgid + systemtime + strict + token
             sign = Hex.uppercase(try Digest.md5(Array((prefix + secret).utf8)))
             algorithm = ""
-            redactedSigningInput = prefix + Self.redacted(secret)
+            signedWithoutSecret = prefix
         case .rsa(let privateKey):
             let input = appId + token
             sign = Hex.uppercase(try privateKey.sign(Array(input.utf8), digest: .sha256))
             algorithm = "RSA"
-            redactedSigningInput = input
+            signedWithoutSecret = input
         }
         self.msgid = msgid
+        self.signing = signing
         json = .object([
             ("version", .string(version)),
             ("msgid", .string(msgid)),

@@ -46,6 +46,21 @@ struct JSONTextTests {
         }
     }
 
+    @Test("object members of every size and escape density round-trip, past the stack scratch size and at six bytes out per byte in")
+    func membersRoundTrip() throws {
+        let control = String(decoding: Array(repeating: UInt8(0x01), count: 700), as: UTF8.self)
+        let cases: [(String, String)] = [
+            ("k", ""), ("", "v"), ("key \"quoted\"", "a\nb"), (control, control),
+            (String(repeating: "x", count: 5_000), String(repeating: "手机号\"", count: 900)),
+        ]
+        var writer = JSONObjectWriter(capacity: 16)
+        for (key, value) in cases { writer.add(key, value) }
+        writer.add("n", 7)
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(writer.finish())) as? [String: Any])
+        for (key, value) in cases { #expect(object[key] as? String == value, "key of \(key.utf8.count) bytes") }
+        #expect(object["n"] as? Int == 7)
+    }
+
     @Test("appends to what is already there")
     func appends() {
         var output = Array("{\"k\":".utf8)

@@ -148,6 +148,30 @@ struct HotPathEncodingTests {
         #expect(line.components(separatedBy: "\"client\"").count == 2)
     }
 
+    @Test("an access line handed to the handler with sorted fields is the line swift-log's own path writes, level filter and logger metadata included")
+    func sortedFieldsMatchLoggerPath() throws {
+        let viaLogger = MemoryLogSink(), direct = MemoryLogSink()
+        var logger = Logger(label: "passgate.api") { JSONLogHandler(label: $0, level: .info, sink: viaLogger) }
+        var handler = JSONLogHandler(label: "passgate.api", level: .info, sink: direct)
+        for (key, value) in [("listener", "api"), ("route", "from-logger")] {
+            logger[metadataKey: key] = .string(value)
+            handler[metadataKey: key] = .string(value)
+        }
+        let fields: [(key: String, value: Logger.Metadata.Value)] = [
+            ("appId", "300011111111"), ("client", .string(Self.awkward)), ("latencyMs", "0.12"), ("method", "POST"),
+            ("requestId", "r-3"), ("route", "/v1/phone-number"), ("status", "200"),
+        ]
+        logger.info("request", metadata: Logger.Metadata(uniqueKeysWithValues: fields))
+        handler.log(level: .info, message: "request", sortedFields: fields)
+        handler.log(level: .debug, message: "request", sortedFields: fields)
+        #expect(direct.contents.count == 1, "a debug line is below the handler's info level")
+        let expected = try #require(viaLogger.contents.first), written = try #require(direct.contents.first)
+        // Everything after the timestamp, which differs by the milliseconds between the two calls.
+        func tail(_ line: String) -> Substring { line[line.range(of: "\"level\"")!.lowerBound...] }
+        #expect(tail(written) == tail(expected))
+        #expect(written.contains(#""listener":"api""#) && written.contains(#""route":"/v1/phone-number""#), "\(written)")
+    }
+
     @Test("log timestamps are what Foundation's ISO 8601 format gives, across leap days and year ends")
     func timestamps() {
         let style = Date.ISO8601FormatStyle().year().month().day().time(includingFractionalSeconds: true).timeZone(separator: .omitted)

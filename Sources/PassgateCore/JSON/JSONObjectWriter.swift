@@ -15,8 +15,25 @@ public struct JSONObjectWriter: Sendable {
     /// `"key":"value"`; nothing at all when `value` is nil.
     public mutating func add(_ key: String, _ value: String?) {
         guard let value else { return }
-        member(key)
-        JSONText.appendQuoted(value, to: &bytes)
+        // The whole member (`,"key":"value"`) is written into scratch space and appended once:
+        // this runs about fifty times per request, and appending piece by piece cost as much as
+        // the rest of the line.
+        let separator = empty ? 0 : 1
+        empty = false
+        JSONText.withUTF8(key) { key in
+            JSONText.withUTF8(value) { value in
+                let capacity = separator + JSONText.quotedCapacity(key.count) + 1 + JSONText.quotedCapacity(value.count)
+                withUnsafeTemporaryAllocation(of: UInt8.self, capacity: capacity) { scratch in
+                    let out = scratch.baseAddress!
+                    if separator == 1 { out[0] = UInt8(ascii: ",") }
+                    var written = separator + JSONText.writeQuoted(key, to: out + separator)
+                    out[written] = UInt8(ascii: ":")
+                    written += 1
+                    written += JSONText.writeQuoted(value, to: out + written)
+                    bytes.append(contentsOf: UnsafeBufferPointer(start: out, count: written))
+                }
+            }
+        }
     }
 
     /// `"key":"value"`, or `"key":null` when `value` is nil (fixed-shape lines keep every key).
@@ -61,10 +78,19 @@ public struct JSONObjectWriter: Sendable {
         return bytes
     }
 
+    /// `,"key":` (the comma unless first), in one append.
     private mutating func member(_ key: String) {
-        if empty { empty = false } else { bytes.append(UInt8(ascii: ",")) }
-        JSONText.appendQuoted(key, to: &bytes)
-        bytes.append(UInt8(ascii: ":"))
+        let separator = empty ? 0 : 1
+        empty = false
+        JSONText.withUTF8(key) { key in
+            withUnsafeTemporaryAllocation(of: UInt8.self, capacity: separator + JSONText.quotedCapacity(key.count) + 1) { scratch in
+                let out = scratch.baseAddress!
+                if separator == 1 { out[0] = UInt8(ascii: ",") }
+                let written = separator + JSONText.writeQuoted(key, to: out + separator)
+                out[written] = UInt8(ascii: ":")
+                bytes.append(contentsOf: UnsafeBufferPointer(start: out, count: written + 1))
+            }
+        }
     }
 
     /// `value` rounded to three decimals, trailing zeros dropped; non-finite values (never

@@ -9,23 +9,48 @@ public enum JSONText {
     /// everything else, `/` and non-ASCII included, as UTF-8.
     /// A line built from these never contains a raw newline.
     public static func appendQuoted(_ text: String, to output: inout [UInt8]) {
-        var text = text
-        text.withUTF8 { appendQuoted($0, to: &output) }
+        withUTF8(text) { appendQuoted($0, to: &output) }
     }
 
     /// `appendQuoted` for UTF-8 bytes that are already valid UTF-8.
     public static func appendQuoted(_ utf8: UnsafeBufferPointer<UInt8>, to output: inout [UInt8]) {
-        output.reserveCapacity(output.count + utf8.count + 2)
-        output.append(UInt8(ascii: "\""))
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: quotedCapacity(utf8.count)) { scratch in
+            let written = writeQuoted(utf8, to: scratch.baseAddress!)
+            output.append(contentsOf: UnsafeBufferPointer(start: scratch.baseAddress, count: written))
+        }
+    }
+
+    /// Calls `body` with `text`'s UTF-8 in place (native strings), or with a contiguous copy.
+    @inline(__always)
+    static func withUTF8<Result>(_ text: String, _ body: (UnsafeBufferPointer<UInt8>) -> Result) -> Result {
+        if let result = text.utf8.withContiguousStorageIfAvailable(body) { return result }
+        var text = text
+        return text.withUTF8(body)
+    }
+
+    /// The most bytes `writeQuoted` writes for `count` bytes: every byte as `\u00XX`, and the quotes.
+    static func quotedCapacity(_ count: Int) -> Int { count * 6 + 2 }
+
+    /// Writes `utf8` as a quoted JSON string at `out`, which has room for
+    /// `quotedCapacity(utf8.count)` bytes; returns the number of bytes written. Straight pointer
+    /// writes: an `Array` append checks uniqueness and capacity every time, and a member is
+    /// otherwise five of them.
+    static func writeQuoted(_ utf8: UnsafeBufferPointer<UInt8>, to out: UnsafeMutablePointer<UInt8>) -> Int {
+        out[0] = UInt8(ascii: "\"")
+        var written = 1
         var runStart = 0
         while true {
             let index = nextEscape(in: utf8, from: runStart)
-            if runStart < index { output.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart..<index])) }
+            if runStart < index, let base = utf8.baseAddress {
+                (out + written).update(from: base + runStart, count: index - runStart)
+                written += index - runStart
+            }
             guard index < utf8.count else { break }
-            appendEscape(utf8[index], to: &output)
+            written += writeEscape(utf8[index], to: out + written)
             runStart = index + 1
         }
-        output.append(UInt8(ascii: "\""))
+        out[written] = UInt8(ascii: "\"")
+        return written + 1
     }
 
     /// The index of the first byte at or after `start` that needs an escape, else `utf8.count`.
@@ -62,22 +87,25 @@ public enum JSONText {
         return (control | quote | backslash | delete) != 0
     }
 
-    private static func appendEscape(_ byte: UInt8, to output: inout [UInt8]) {
-        output.append(UInt8(ascii: "\\"))
+    /// Writes the escape for `byte` at `out`; returns its length (2 or 6).
+    private static func writeEscape(_ byte: UInt8, to out: UnsafeMutablePointer<UInt8>) -> Int {
+        out[0] = UInt8(ascii: "\\")
         switch byte {
-        case UInt8(ascii: "\""), UInt8(ascii: "\\"): output.append(byte)
-        case 0x0A: output.append(UInt8(ascii: "n"))
-        case 0x0D: output.append(UInt8(ascii: "r"))
-        case 0x09: output.append(UInt8(ascii: "t"))
-        case 0x08: output.append(UInt8(ascii: "b"))
-        case 0x0C: output.append(UInt8(ascii: "f"))
+        case UInt8(ascii: "\""), UInt8(ascii: "\\"): out[1] = byte
+        case 0x0A: out[1] = UInt8(ascii: "n")
+        case 0x0D: out[1] = UInt8(ascii: "r")
+        case 0x09: out[1] = UInt8(ascii: "t")
+        case 0x08: out[1] = UInt8(ascii: "b")
+        case 0x0C: out[1] = UInt8(ascii: "f")
         default:
-            output.append(UInt8(ascii: "u"))
-            output.append(UInt8(ascii: "0"))
-            output.append(UInt8(ascii: "0"))
-            output.append(hexDigit(byte >> 4))
-            output.append(hexDigit(byte & 0x0F))
+            out[1] = UInt8(ascii: "u")
+            out[2] = UInt8(ascii: "0")
+            out[3] = UInt8(ascii: "0")
+            out[4] = hexDigit(byte >> 4)
+            out[5] = hexDigit(byte & 0x0F)
+            return 6
         }
+        return 2
     }
 
     private static func hexDigit(_ nibble: UInt8) -> UInt8 {

@@ -2,7 +2,10 @@
 ///
 /// Built to replace `JSONSerialization` on the request and carrier-reply paths: no bridging
 /// to `[String: Any]` and no dynamic casts, so reading a field is a pattern match.
-public indirect enum ParsedJSON: Sendable, Equatable {
+///
+/// Not `indirect`: arrays and objects already hold their elements in heap storage, and boxing
+/// every scalar too cost an allocation per value parsed, several per request.
+public enum ParsedJSON: Sendable, Equatable {
     /// A string with every escape decoded.
     case string(String)
     /// The number's exact text as it appeared, e.g. `"103000"` or `"-1.5e3"`.

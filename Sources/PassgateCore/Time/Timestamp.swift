@@ -20,32 +20,40 @@ public enum Timestamp {
         let days = CivilDate.floorDivide(local, 86_400_000)
         let msOfDay = local - days * 86_400_000
         let (year, month, day) = CivilDate.civil(fromDays: days)
-        var text = [UInt8]()
-        text.reserveCapacity(24)
         let iso = style == .iso8601 || style == .iso8601Seconds
-        append(&text, year, width: 4)
-        if iso { text.append(UInt8(ascii: "-")) }
-        append(&text, month, width: 2)
-        if iso { text.append(UInt8(ascii: "-")) }
-        append(&text, day, width: 2)
-        if style != .digits17 { text.append(UInt8(ascii: "T")) }
-        append(&text, msOfDay / 3_600_000, width: 2)
-        if iso { text.append(UInt8(ascii: ":")) }
-        append(&text, msOfDay / 60_000 % 60, width: 2)
-        if iso { text.append(UInt8(ascii: ":")) }
-        append(&text, msOfDay / 1000 % 60, width: 2)
-        if style == .iso8601 { text.append(UInt8(ascii: ".")) }
-        if style == .iso8601 || style == .digits17 { append(&text, msOfDay % 1000, width: 3) }
-        if style != .digits17 { text.append(UInt8(ascii: "Z")) }
-        return String(decoding: text, as: UTF8.self)
-    }
-
-    private static func append(_ text: inout [UInt8], _ value: Int64, width: Int) {
-        var divisor: Int64 = 1
-        for _ in 1..<width { divisor *= 10 }
-        while divisor > 0 {
-            text.append(UInt8(48 + (value / divisor) % 10))
-            divisor /= 10
+        // Written in place into the string's own storage: no intermediate array, no per-byte
+        // growth checks (three of these run per request: log line, audit line, carrier stamp).
+        return String(unsafeUninitializedCapacity: 24) { text in
+            var count = 0
+            func put(_ byte: UInt8) {
+                text[count] = byte
+                count += 1
+            }
+            func digits(_ value: Int64, _ width: Int) {
+                var rest = value
+                var index = count + width - 1
+                while index >= count {
+                    text[index] = UInt8(48 + rest % 10)
+                    rest /= 10
+                    index -= 1
+                }
+                count += width
+            }
+            digits(year, 4)
+            if iso { put(UInt8(ascii: "-")) }
+            digits(month, 2)
+            if iso { put(UInt8(ascii: "-")) }
+            digits(day, 2)
+            if style != .digits17 { put(UInt8(ascii: "T")) }
+            digits(msOfDay / 3_600_000, 2)
+            if iso { put(UInt8(ascii: ":")) }
+            digits(msOfDay / 60_000 % 60, 2)
+            if iso { put(UInt8(ascii: ":")) }
+            digits(msOfDay / 1000 % 60, 2)
+            if style == .iso8601 { put(UInt8(ascii: ".")) }
+            if style == .iso8601 || style == .digits17 { digits(msOfDay % 1000, 3) }
+            if style != .digits17 { put(UInt8(ascii: "Z")) }
+            return count
         }
     }
 }

@@ -15,6 +15,16 @@ struct RequestLifecycleMiddleware: RouterMiddleware {
     let metrics: PassgateMetrics
     /// This listener's routes, to tell an unknown path (404) from a known one asked with another method (405).
     let allowed: AllowedMethods
+    /// Passgate's own handler behind `logger`, when it is one: the access line then goes to it
+    /// with its fields already in order, without a `Logger.Metadata` dictionary per request.
+    private let lineWriter: JSONLogHandler?
+
+    init(logger: Logger, metrics: PassgateMetrics, allowed: AllowedMethods) {
+        self.logger = logger
+        self.metrics = metrics
+        self.allowed = allowed
+        lineWriter = logger.handler as? JSONLogHandler
+    }
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         var context = context
@@ -49,24 +59,28 @@ struct RequestLifecycleMiddleware: RouterMiddleware {
     }
 
     private func log(request: Request, context: Context, route: String, status: Int, elapsed: Duration, failure: PassgateError?) {
-        // Sized for every key up front: a literal of five grew (rehashing them all) on the sixth.
-        var metadata = Logger.Metadata(minimumCapacity: 11)
-        metadata["requestId"] = .string(context.requestId)
-        metadata["method"] = .string(request.method.rawValue)
-        metadata["route"] = .string(route)
-        metadata["status"] = .string(String(status))
-        metadata["latencyMs"] = .string(PassgateMetrics.milliseconds(elapsed))
-        if let clientId = context.facts.clientId { metadata["client"] = .string(clientId) }
-        if let appId = context.facts.appId { metadata["appId"] = .string(appId) }
-        if let phone = context.facts.maskedPhone { metadata["phone"] = .string(phone) }
-        if let failure {
-            metadata["code"] = .string(failure.code.rawValue)
-            // The reason holds only request facts and carrier codes, never tokens or secrets.
-            metadata["reason"] = .string(failure.reason.description)
-            if let underlying = failure.underlying { metadata["cause"] = .string(String(describing: underlying)) }
-        }
         let level: Logger.Level = failure?.code == .internalError ? .error : (status >= 500 ? .warning : .info)
-        logger.log(level: level, "request", metadata: metadata)
+        guard level >= logger.logLevel else { return }
+        // In key order, as every log line sorts its metadata.
+        var fields: [(key: String, value: Logger.Metadata.Value)] = []
+        fields.reserveCapacity(11)
+        if let appId = context.facts.appId { fields.append(("appId", .string(appId))) }
+        // The reason and cause hold only request facts and carrier codes, never tokens or secrets.
+        if let underlying = failure?.underlying { fields.append(("cause", .string(String(describing: underlying)))) }
+        if let clientId = context.facts.clientId { fields.append(("client", .string(clientId))) }
+        if let failure { fields.append(("code", .string(failure.code.rawValue))) }
+        fields.append(("latencyMs", .string(PassgateMetrics.milliseconds(elapsed))))
+        fields.append(("method", .string(request.method.rawValue)))
+        if let phone = context.facts.maskedPhone { fields.append(("phone", .string(phone))) }
+        if let failure { fields.append(("reason", .string(failure.reason.description))) }
+        fields.append(("requestId", .string(context.requestId)))
+        fields.append(("route", .string(route)))
+        fields.append(("status", .string(String(status))))
+        if let lineWriter {
+            lineWriter.log(level: level, message: "request", sortedFields: fields)
+        } else {
+            logger.log(level: level, "request", metadata: Logger.Metadata(fields, uniquingKeysWith: { first, _ in first }))
+        }
     }
 
     /// Keeps a caller's id when it is short and plain (no log injection), else makes one.

@@ -43,18 +43,35 @@ public struct JSONLogHandler: LogHandler {
     }
 
     public func log(event: LogEvent) {
+        emit(level: event.level, message: event.message.description, fields: Self.fields(handler: metadata, event: event.metadata))
+    }
+
+    /// One line whose fields the caller has already put in key order: the access line, written
+    /// on every request, skips building a `Logger.Metadata` dictionary only for this handler to
+    /// take it apart and sort it again. The handler's own metadata is merged in as `log(event:)`
+    /// merges it (the caller's value wins on a shared key). The level is checked here.
+    func log(level: Logger.Level, message: String, sortedFields: [(key: String, value: Logger.Metadata.Value)]) {
+        guard level >= logLevel else { return }
+        guard !metadata.isEmpty else { return emit(level: level, message: message, fields: sortedFields) }
+        var fields = sortedFields
+        for (key, value) in metadata where !sortedFields.contains(where: { $0.key == key }) { fields.append((key, value)) }
+        fields.sort { $0.key < $1.key }
+        emit(level: level, message: message, fields: fields)
+    }
+
+    /// Writes one line: `fields` in the order given, after the four fixed keys.
+    private func emit(level: Logger.Level, message: String, fields: [(key: String, value: Logger.Metadata.Value)]) {
         let timestamp = LogTimestamp.now()
-        let fields = Self.fields(handler: metadata, event: event.metadata)
         guard json else {
             let pairs = fields.map { "\($0.key)=\($0.value)" }.joined(separator: " ")
-            sink.write("\(timestamp) \(event.level) \(label): \(event.message)\(pairs.isEmpty ? "" : " " + pairs)")
+            sink.write("\(timestamp) \(level) \(label): \(message)\(pairs.isEmpty ? "" : " " + pairs)")
             return
         }
         var line = JSONLogLine()
         line.add("ts", timestamp)
-        line.add("level", event.level.rawValue)
+        line.add("level", level.rawValue)
         line.add("logger", label)
-        line.add("msg", event.message.description)
+        line.add("msg", message)
         for field in fields where !Self.isReserved(field.key) {
             line.add(field.key, field.value)
         }

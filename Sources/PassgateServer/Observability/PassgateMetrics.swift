@@ -17,25 +17,25 @@ struct PassgateMetrics: Sendable {
     }
 
     func recordRequest(route: String, method: String, status: Int, duration: Duration) {
-        handles.counter(factory, "passgate_http_requests_total", [("route", route), ("method", method), ("status", String(status))])
+        handles.counter(factory, "passgate_http_requests_total", ("route", route), ("method", method), ("status", String(status)))
             .increment()
-        handles.timer(factory, "passgate_http_request_duration_seconds", [("route", route)])
+        handles.timer(factory, "passgate_http_request_duration_seconds", ("route", route))
             .recordNanoseconds(Self.nanoseconds(duration))
     }
 
     /// Outcomes by provider, operation and normalized code; latency; billable calls.
     func recordCarrierCall(_ call: CarrierCall) {
-        let base = [("provider", call.provider), ("operation", call.operation.rawValue)]
-        handles.counter(factory, "passgate_carrier_outcomes_total", base + [("code", call.normalizedCode)]).increment()
-        handles.timer(factory, "passgate_carrier_latency_seconds", base).recordNanoseconds(Int64(call.latencyMs * 1_000_000))
+        let provider = ("provider", call.provider), operation = ("operation", call.operation.rawValue)
+        handles.counter(factory, "passgate_carrier_outcomes_total", provider, operation, ("code", call.normalizedCode)).increment()
+        handles.timer(factory, "passgate_carrier_latency_seconds", provider, operation).recordNanoseconds(Int64(call.latencyMs * 1_000_000))
         if call.billable {
-            handles.counter(factory, "passgate_carrier_billable_total", base).increment()
+            handles.counter(factory, "passgate_carrier_billable_total", provider, operation).increment()
         }
     }
 
     /// 1 while a base URL's circuit is open or half-open, else 0.
     func recordCircuit(provider: String, host: String, open: Bool) {
-        handles.gauge(factory, "passgate_carrier_circuit_open", [("provider", provider), ("host", host)]).record(open ? 1 : 0)
+        handles.gauge(factory, "passgate_carrier_circuit_open", ("provider", provider), ("host", host)).record(open ? 1 : 0)
     }
 
     /// Exports the call cap's series at 0 from the start, so that dashboards and alerts find them
@@ -47,7 +47,7 @@ struct PassgateMetrics: Sendable {
 
     /// Requests waiting for a slot of the provider's call cap (`maxConcurrentCalls`).
     func recordQueuedCalls(provider: String, waiting: Int) {
-        handles.gauge(factory, "passgate_carrier_calls_queued", [("provider", provider)]).record(waiting)
+        handles.gauge(factory, "passgate_carrier_calls_queued", ("provider", provider)).record(waiting)
     }
 
     /// A request that found no free slot within `callQueueTimeoutMs` and was answered unsent.
@@ -56,7 +56,7 @@ struct PassgateMetrics: Sendable {
     }
 
     private func queueTimeouts(provider: String) -> Counter {
-        handles.counter(factory, "passgate_carrier_queue_timeouts_total", [("provider", provider)])
+        handles.counter(factory, "passgate_carrier_queue_timeouts_total", ("provider", provider))
     }
 
     static func nanoseconds(_ duration: Duration) -> Int64 {
@@ -79,16 +79,24 @@ struct PassgateMetrics: Sendable {
         private let timers = Cache<Timer>()
         private let gauges = Cache<Gauge>()
 
-        func counter(_ factory: any MetricsFactory, _ label: String, _ dimensions: [(String, String)]) -> Counter {
-            counters.value(for: SeriesKey(label, dimensions)) { Counter(label: label, dimensions: dimensions, factory: factory) }
+        /// A series has up to three dimensions, passed one by one: an array per call (two or three
+        /// per request) cost more than the lookup. The array is built only to make a handle.
+        typealias Dimension = (String, String)
+
+        func counter(_ factory: any MetricsFactory, _ label: String, _ a: Dimension, _ b: Dimension? = nil, _ c: Dimension? = nil) -> Counter {
+            counters.value(for: SeriesKey(label, a, b, c)) { Counter(label: label, dimensions: Self.dimensions(a, b, c), factory: factory) }
         }
 
-        func timer(_ factory: any MetricsFactory, _ label: String, _ dimensions: [(String, String)]) -> Timer {
-            timers.value(for: SeriesKey(label, dimensions)) { Timer(label: label, dimensions: dimensions, factory: factory) }
+        func timer(_ factory: any MetricsFactory, _ label: String, _ a: Dimension, _ b: Dimension? = nil, _ c: Dimension? = nil) -> Timer {
+            timers.value(for: SeriesKey(label, a, b, c)) { Timer(label: label, dimensions: Self.dimensions(a, b, c), factory: factory) }
         }
 
-        func gauge(_ factory: any MetricsFactory, _ label: String, _ dimensions: [(String, String)]) -> Gauge {
-            gauges.value(for: SeriesKey(label, dimensions)) { Gauge(label: label, dimensions: dimensions, factory: factory) }
+        func gauge(_ factory: any MetricsFactory, _ label: String, _ a: Dimension, _ b: Dimension? = nil, _ c: Dimension? = nil) -> Gauge {
+            gauges.value(for: SeriesKey(label, a, b, c)) { Gauge(label: label, dimensions: Self.dimensions(a, b, c), factory: factory) }
+        }
+
+        private static func dimensions(_ a: Dimension, _ b: Dimension?, _ c: Dimension?) -> [Dimension] {
+            [a] + [b, c].compactMap { $0 }
         }
 
         private final class Cache<Value: Sendable>: Sendable {
@@ -116,12 +124,11 @@ struct PassgateMetrics: Sendable {
             let second: String
             let third: String
 
-            init(_ label: String, _ dimensions: [(String, String)]) {
+            init(_ label: String, _ a: Dimension, _ b: Dimension?, _ c: Dimension?) {
                 self.label = label
-                first = dimensions.count > 0 ? dimensions[0].1 : ""
-                second = dimensions.count > 1 ? dimensions[1].1 : ""
-                third = dimensions.count > 2 ? dimensions[2].1 : ""
-                assert(dimensions.count <= 3, "SeriesKey holds up to three dimension values")
+                first = a.1
+                second = b?.1 ?? ""
+                third = c?.1 ?? ""
             }
         }
     }
