@@ -15,32 +15,16 @@ public struct JSONObjectWriter: Sendable {
     /// `"key":"value"`; nothing at all when `value` is nil.
     public mutating func add(_ key: String, _ value: String?) {
         guard let value else { return }
-        // The whole member (`,"key":"value"`) is written into scratch space and appended once:
-        // this runs about fifty times per request, and appending piece by piece cost as much as
-        // the rest of the line.
-        let separator = empty ? 0 : 1
-        empty = false
-        JSONText.withUTF8(key) { key in
-            JSONText.withUTF8(value) { value in
-                let capacity = separator + JSONText.quotedCapacity(key.count) + 1 + JSONText.quotedCapacity(value.count)
-                withUnsafeTemporaryAllocation(of: UInt8.self, capacity: capacity) { scratch in
-                    let out = scratch.baseAddress!
-                    if separator == 1 { out[0] = UInt8(ascii: ",") }
-                    var written = separator + JSONText.writeQuoted(key, to: out + separator)
-                    out[written] = UInt8(ascii: ":")
-                    written += 1
-                    written += JSONText.writeQuoted(value, to: out + written)
-                    bytes.append(contentsOf: UnsafeBufferPointer(start: out, count: written))
-                }
-            }
-        }
+        member(key, quoting: value)
     }
 
     /// `"key":"value"`, or `"key":null` when `value` is nil (fixed-shape lines keep every key).
     public mutating func add(_ key: String, orNull value: String?) {
-        member(key)
-        guard let value else { return bytes.append(contentsOf: "null".utf8) }
-        JSONText.appendQuoted(value, to: &bytes)
+        guard let value else {
+            member(key)
+            return bytes.append(contentsOf: "null".utf8)
+        }
+        member(key, quoting: value)
     }
 
     public mutating func add(_ key: String, _ value: Bool) {
@@ -78,17 +62,25 @@ public struct JSONObjectWriter: Sendable {
         return bytes
     }
 
-    /// `,"key":` (the comma unless first), in one append.
-    private mutating func member(_ key: String) {
+    /// `,"key":` (the comma unless first), and `"value"` after it when given, in one append:
+    /// members are written about fifty times per request, and appending piece by piece (five
+    /// appends, each checking uniqueness and capacity) cost as much as the rest of a line.
+    private mutating func member(_ key: String, quoting value: String? = nil) {
         let separator = empty ? 0 : 1
         empty = false
         JSONText.withUTF8(key) { key in
-            withUnsafeTemporaryAllocation(of: UInt8.self, capacity: separator + JSONText.quotedCapacity(key.count) + 1) { scratch in
-                let out = scratch.baseAddress!
-                if separator == 1 { out[0] = UInt8(ascii: ",") }
-                let written = separator + JSONText.writeQuoted(key, to: out + separator)
-                out[written] = UInt8(ascii: ":")
-                bytes.append(contentsOf: UnsafeBufferPointer(start: out, count: written + 1))
+            JSONText.withUTF8(value ?? "") { valueBytes in
+                let valueCapacity = value == nil ? 0 : JSONText.quotedCapacity(valueBytes.count)
+                let capacity = separator + JSONText.quotedCapacity(key.count) + 1 + valueCapacity
+                withUnsafeTemporaryAllocation(of: UInt8.self, capacity: capacity) { scratch in
+                    let out = scratch.baseAddress!
+                    if separator == 1 { out[0] = UInt8(ascii: ",") }
+                    var written = separator + JSONText.writeQuoted(key, to: out + separator)
+                    out[written] = UInt8(ascii: ":")
+                    written += 1
+                    if value != nil { written += JSONText.writeQuoted(valueBytes, to: out + written) }
+                    bytes.append(contentsOf: UnsafeBufferPointer(start: out, count: written))
+                }
             }
         }
     }

@@ -43,7 +43,11 @@ public struct JSONLogHandler: LogHandler {
     }
 
     public func log(event: LogEvent) {
-        emit(level: event.level, message: event.message.description, fields: Self.fields(handler: metadata, event: event.metadata))
+        var fields: [(key: String, value: Logger.Metadata.Value)] = []
+        fields.reserveCapacity(metadata.count + (event.metadata?.count ?? 0))
+        for (key, value) in event.metadata ?? [:] { fields.append((key, value)) }
+        fields.sort { $0.key < $1.key }
+        emit(level: event.level, message: event.message.description, fields: Self.merged(handler: metadata, sortedEvent: fields))
     }
 
     /// One line whose fields the caller has already put in key order: the access line, written
@@ -52,11 +56,7 @@ public struct JSONLogHandler: LogHandler {
     /// merges it (the caller's value wins on a shared key). The level is checked here.
     func log(level: Logger.Level, message: String, sortedFields: [(key: String, value: Logger.Metadata.Value)]) {
         guard level >= logLevel else { return }
-        guard !metadata.isEmpty else { return emit(level: level, message: message, fields: sortedFields) }
-        var fields = sortedFields
-        for (key, value) in metadata where !sortedFields.contains(where: { $0.key == key }) { fields.append((key, value)) }
-        fields.sort { $0.key < $1.key }
-        emit(level: level, message: message, fields: fields)
+        emit(level: level, message: message, fields: Self.merged(handler: metadata, sortedEvent: sortedFields))
     }
 
     /// Writes one line: `fields` in the order given, after the four fixed keys.
@@ -78,18 +78,16 @@ public struct JSONLogHandler: LogHandler {
         sink.write(line.finish())
     }
 
-    /// The handler's metadata and the event's (the event's wins on a shared key), sorted by key.
-    /// Collected into an array rather than merged into a dictionary: every request writes log
-    /// lines, and merging would rehash every key of both.
-    static func fields(handler: Logger.Metadata, event: Logger.Metadata?) -> [(key: String, value: Logger.Metadata.Value)] {
-        var fields: [(key: String, value: Logger.Metadata.Value)] = []
-        fields.reserveCapacity(handler.count + (event?.count ?? 0))
-        if let event {
-            for (key, value) in event { fields.append((key, value)) }
-            for (key, value) in handler where event[key] == nil { fields.append((key, value)) }
-        } else {
-            for (key, value) in handler { fields.append((key, value)) }
-        }
+    /// The handler's metadata and the event's fields (already in key order; the event's wins on a
+    /// shared key), in key order. Kept as an array rather than merged into a dictionary: every
+    /// request writes log lines, and merging would rehash every key of both. Without handler
+    /// metadata (the usual case) the event's fields are returned as they are.
+    static func merged(
+        handler: Logger.Metadata, sortedEvent: [(key: String, value: Logger.Metadata.Value)]
+    ) -> [(key: String, value: Logger.Metadata.Value)] {
+        guard !handler.isEmpty else { return sortedEvent }
+        var fields = sortedEvent
+        for (key, value) in handler where !sortedEvent.contains(where: { $0.key == key }) { fields.append((key, value)) }
         fields.sort { $0.key < $1.key }
         return fields
     }
