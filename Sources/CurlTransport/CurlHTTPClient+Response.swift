@@ -46,8 +46,7 @@ extension CurlHTTPClient {
 
         /// The first value of the header `name`, compared case-insensitively.
         public func header(_ name: String) -> String? {
-            let wanted = name.lowercased()
-            return headers.first { $0.name.lowercased() == wanted }?.value
+            headers.first { ASCIICase.equals($0.name, name) }?.value
         }
 
         /// The body decoded as UTF-8, with invalid bytes replaced.

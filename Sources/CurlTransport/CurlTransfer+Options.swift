@@ -108,7 +108,7 @@ extension CurlTransfer {
         var list: UnsafeMutablePointer<curl_slist>?
         var hasExpect = false
         for (name, value) in request.headers {
-            hasExpect = hasExpect || name.lowercased() == "expect"
+            hasExpect = hasExpect || ASCIICase.equals(name, lowercased: "expect")
             // "Name;" is curl's spelling for a header with an empty value ("Name:" would remove it).
             let line = value.isEmpty ? "\(name);" : "\(name): \(value)"
             guard let appended = curl_slist_append(list, line) else {

@@ -37,7 +37,7 @@ final class CurlTransfer {
         self.continuation = submission.continuation
         self.request = submission.request
         self.host = host
-        self.usesTLS = submission.request.url.lowercased().hasPrefix("https:")
+        self.usesTLS = ASCIICase.hasPrefix(submission.request.url, lowercased: "https:")
         self.easy = easy
         self.errorBuffer = .allocate(capacity: Int(CURL_ERROR_SIZE) + 1)
         self.errorBuffer.initialize(repeating: 0, count: Int(CURL_ERROR_SIZE) + 1)

@@ -77,7 +77,7 @@ struct RequestFields {
     /// spaces; catch them here).
     func appId() throws(PassgateError) -> String {
         let appId = try required("appId")
-        guard (1...64).contains(appId.utf8.count), appId.utf8.allSatisfy(Self.isAppIdByte) else {
+        guard (1...64).contains(appId.utf8.count), appId.allUTF8(Self.isAppIdByte) else {
             throw .invalidRequest(field: "appId", "must be 1-64 ASCII letters, digits, '-', '_' or '.' (no spaces), e.g. 300011111111")
         }
         return appId
@@ -88,7 +88,7 @@ struct RequestFields {
         let token = try required("token")
         guard !token.isEmpty else { throw .invalidRequest(field: "token", "is empty; pass the token the carrier SDK returned") }
         guard token.utf8.count <= 4096 else { throw .invalidRequest(field: "token", "is longer than 4096 characters") }
-        guard token.utf8.allSatisfy({ $0 > 0x20 && $0 < 0x7F }) else {
+        guard token.allUTF8({ $0 > 0x20 && $0 < 0x7F }) else {
             throw .invalidRequest(field: "token", "must be printable ASCII without spaces, quotes-escaping or line breaks; pass the SDK token unchanged")
         }
         return token

@@ -8,6 +8,11 @@ struct MSISDNTests {
     @Test("mainland numbers are 1[3-9] plus 9 digits", arguments: [("13800138000", true), ("19912345678", true), ("12800138000", false), ("1380013800", false), ("138001380000", false), ("+8613800138000", false), ("1380013800a", false), ("", false), ("10800138000", false), ("23800138000", false), ("13800138000 ", false), ("１３８００１３８０００", false), ("1380013800٠", false)])
     func mainland(text: String, valid: Bool) {
         #expect(MSISDN.isMainland(text) == valid)
+        #expect(MSISDN.isMainland(text[...]) == valid)
+        // Inside a longer, heap-allocated string, as a Substring of it.
+        let padded = "number: " + text + " (padding past the small-string size)"
+        let start = padded.index(padded.startIndex, offsetBy: 8), end = padded.index(start, offsetBy: text.count)
+        #expect(MSISDN.isMainland(padded[start..<end]) == valid)
     }
 
     @Test("masking keeps the first 3 and last 4 digits only")

@@ -54,6 +54,21 @@ struct HotPathEncodingTests {
         }
     }
 
+    @Test("the JSON check over bytes accepts exactly what the media type comparison accepts")
+    func jsonCheckMatchesMediaType() {
+        let headers = [
+            "application/json", "Application/JSON; charset=UTF-8", " \tapplication/json \t;charset=utf-8", "APPLICATION/JSON;",
+            "application/json ", "application/jsonx", "xapplication/json", "application/jso", "application/json\u{0}",
+            "application/x-www-form-urlencoded", "text/plain;application/json", "", ";", " ", "APPLICATION/JSÖN",
+            "application/json;application/xml", "application\u{2F}json", "applicatioN/jsoN",
+        ]
+        for header in headers {
+            #expect(PhoneNumberController.isJSON(header) == (PhoneNumberController.mediaType(of: header) == "application/json"), "\(header)")
+        }
+        #expect(PhoneNumberController.isJSON("Application/Json; charset=utf-8"))
+        #expect(!PhoneNumberController.isJSON("application/json-patch+json"))
+    }
+
     @Test("replay-cache entries: the hand-written form decodes to the same outcome and the same JSON as JSONEncoder's")
     func storedOutcomesMatchJSONEncoder() throws {
         let outcomes: [StoredOutcome] = [
@@ -118,6 +133,8 @@ struct HotPathEncodingTests {
         logger[metadataKey: "requestId"] = "r-1"
         logger.info("carrier \"call\"", metadata: [
             "zeta": .string(Self.awkward), "alpha": .stringConvertible(42), "msg": "cannot overwrite",
+            "ts": "cannot overwrite", "level": "cannot overwrite", "logger": "cannot overwrite",
+            "id": "2", "tsx": "3", "levels": "6", "loggers": "7",
             "list": .array(["a", .dictionary(["y": "2", "x": "1"])]),
         ])
         let line = try #require(sink.contents.first)
@@ -134,6 +151,9 @@ struct HotPathEncodingTests {
         #expect(!offsets.contains(nil))
         #expect(offsets.compactMap { $0 } == offsets.compactMap { $0 }.sorted(), "key order: \(line)")
         #expect(!line.contains("cannot overwrite"))
+        // Keys as long as a reserved one are kept.
+        #expect(object["id"] as? String == "2" && object["tsx"] as? String == "3")
+        #expect(object["levels"] as? String == "6" && object["loggers"] as? String == "7")
     }
 
     @Test("a log call's metadata wins over the logger's for the same key, and each key appears once")

@@ -34,7 +34,7 @@ extension PreparedCall {
     }
 
     private static func milliseconds(since start: ContinuousClock.Instant) -> Double {
-        let elapsed = ContinuousClock.now - start
-        return Double(elapsed.components.seconds) * 1000 + Double(elapsed.components.attoseconds) / 1e15
+        let elapsed = (ContinuousClock.now - start).components  // one 128-bit split, not one per field
+        return Double(elapsed.seconds) * 1000 + Double(elapsed.attoseconds) / 1e15
     }
 }

@@ -46,7 +46,7 @@ public enum ProviderReply {
     public static func digitCode(_ value: ParsedJSON?, field: String, provider: String, usual: String) throws(PassgateError) -> String {
         guard let raw = string(value) else { throw badReply(.missingField(field)) }
         let code = raw.trimmingASCIISpaces
-        guard (1...6).contains(code.utf8.count), code.utf8.allSatisfy({ (48...57).contains($0) }) else {
+        guard (1...6).contains(code.utf8.count), code.allUTF8({ (48...57).contains($0) }) else {
             throw badReply(.malformedField(field, detail: "is not a \(provider) code (\(code.utf8.count) characters; codes are \(usual))"))
         }
         return code
@@ -65,7 +65,7 @@ public enum ProviderReply {
     /// `1.03e5` as `103000`, other fractions in Swift's shortest form (what `NSNumber.stringValue`
     /// gave for the codes carriers send).
     public static func numberText(_ text: String) -> String {
-        if text.utf8.allSatisfy({ (48...57).contains($0) || $0 == UInt8(ascii: "-") }) { return text }
+        if text.allUTF8({ (48...57).contains($0) || $0 == UInt8(ascii: "-") }) { return text }
         guard let value = Double(text), value.isFinite else { return text }
         if value.rounded() == value, abs(value) < 1e15 { return String(Int64(value)) }
         return String(value)

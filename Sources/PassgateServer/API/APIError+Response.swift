@@ -94,6 +94,8 @@ extension PassgateError: HTTPResponseError {
 /// JSON body helpers shared by every route.
 enum JSONBody {
     static let contentType = "application/json; charset=utf-8"
+    /// `Content-Type` of every JSON answer, its value checked once rather than per response.
+    static let contentTypeField = HTTPField(name: .contentType, value: contentType)
 
     static let encoder: JSONEncoder = {
         let encoder = JSONEncoder()
@@ -102,10 +104,9 @@ enum JSONBody {
     }()
 
     /// A 200 JSON response.
-    static func response(_ value: some Encodable, status: HTTPResponse.Status = .ok, requestId: String) throws -> Response {
+    static func response(_ value: some Encodable, status: HTTPResponse.Status = .ok) throws -> Response {
         var headers = HTTPFields()
-        headers[.contentType] = contentType
-        headers[.requestID] = requestId
+        headers.append(contentTypeField)
         return Response(status: status, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: try encoder.encode(value))))
     }
 }

@@ -14,10 +14,10 @@ struct AdminController {
 
     func register(on router: Router<PassgateRequestContext>) {
         router.post("admin/reload") { request, context in
-            _ = try authenticator.authenticate(authorization: request.headers[.authorization])
+            _ = try authenticator.authenticate(authorization: request.headers.joinedValue(of: .authorization))
             context.facts.clientId = "admin"
             let report = try await reloader.reload(trigger: "admin API")
-            return try JSONBody.response(report, requestId: context.requestId)
+            return try JSONBody.response(report)
         }
     }
 }

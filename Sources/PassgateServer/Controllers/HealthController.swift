@@ -65,12 +65,12 @@ struct HealthController {
 
     func register(on router: Router<PassgateRequestContext>) {
         router.get("healthz") { _, context in
-            try JSONBody.response(Status(status: "ok"), requestId: context.requestId)
+            try JSONBody.response(Status(status: "ok"))
         }
         router.get("readyz") { _, context in
             let (ready, checks) = await readiness.evaluate()
             return try JSONBody.response(Status(status: ready ? "ready" : "not_ready", checks: checks),
-                                         status: ready ? .ok : .serviceUnavailable, requestId: context.requestId)
+                                         status: ready ? .ok : .serviceUnavailable)
         }
     }
 }

@@ -28,7 +28,7 @@ struct RequestLifecycleMiddleware: RouterMiddleware {
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         var context = context
-        context.requestId = Self.requestId(from: request.headers[.requestID])
+        context.requestId = Self.requestId(from: request.headers.joinedValue(of: .requestID))
         let started = ContinuousClock.now
         metrics.inFlight.increment()
         defer { metrics.inFlight.decrement() }

@@ -93,9 +93,14 @@ public struct JSONLogHandler: LogHandler {
     }
 
     /// The keys every line starts with; metadata cannot overwrite them.
+    /// By length first: it runs for every field of every line, and most keys are ruled out
+    /// without a string comparison.
     private static func isReserved(_ key: String) -> Bool {
-        switch key {
-        case "ts", "level", "logger", "msg": true
+        switch key.utf8.count {
+        case 2: key == "ts"
+        case 3: key == "msg"
+        case 5: key == "level"
+        case 6: key == "logger"
         default: false
         }
     }

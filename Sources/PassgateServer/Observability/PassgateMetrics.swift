@@ -60,7 +60,8 @@ struct PassgateMetrics: Sendable {
     }
 
     static func nanoseconds(_ duration: Duration) -> Int64 {
-        duration.components.seconds * 1_000_000_000 + duration.components.attoseconds / 1_000_000_000
+        let parts = duration.components  // one 128-bit split, not one per field
+        return parts.seconds * 1_000_000_000 + parts.attoseconds / 1_000_000_000
     }
 
     /// Milliseconds with two decimals ("12.34"), rounded half up; integer arithmetic because
