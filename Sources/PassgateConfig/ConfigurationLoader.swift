@@ -14,6 +14,8 @@ import PassgateProviders
 ///       while `/readyz` answers 503
 ///     - `shutdownTimeoutSeconds` (int 1-300, default: 15; override `PASSGATE_SERVER_SHUTDOWNTIMEOUTSECONDS`): after the
 ///       drain, how long in-flight requests may take before the process exits anyway
+///     - `eventLoops` (int 1-256, default: half the cores, at least 1; override `PASSGATE_SERVER_EVENTLOOPS`): NIO
+///       event loop threads for the listeners' sockets (handlers run on Swift's pool, a thread per core)
 ///   - `admin` (mapping, optional): the operations listener serving `POST /admin/reload`
 ///     - `host` (string, default: "127.0.0.1"; override `PASSGATE_ADMIN_HOST`): keep it on loopback
 ///     - `port` (int 0-65535, default: 8081; override `PASSGATE_ADMIN_PORT`)

@@ -53,6 +53,9 @@ public struct ServerSettings: Sendable, Equatable {
     public var drainSeconds = 5
     /// After the drain period: how long in-flight requests (carrier calls included) may still take.
     public var shutdownTimeoutSeconds = 15
+    /// NIO event loop threads serving the listeners' sockets; `nil`: half the cores, at least one.
+    /// Request handlers run on Swift's cooperative pool (a thread per core), not on these.
+    public var eventLoops: Int?
 
     public init() {}
 }

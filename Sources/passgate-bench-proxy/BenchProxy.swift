@@ -5,6 +5,7 @@ import Glibc
 import Hummingbird
 import Logging
 import NIOCore
+import NIOPosix
 import ServiceLifecycle
 import UnixSignals
 
@@ -52,12 +53,16 @@ struct BenchProxy {
                 body: ResponseBody(byteBuffer: ByteBuffer(bytes: reply.body))
             )
         }
+        // As many event loops as Passgate's default (`server.eventLoops`: half the cores), so the
+        // bare stack is measured in the shape Passgate runs in.
+        let eventLoops = MultiThreadedEventLoopGroup(numberOfThreads: max(1, System.coreCount / 2))
         let app = Application(router: router, configuration: .init(address: .hostname("127.0.0.1", port: port)),
-                              logger: logger)
+                              eventLoopGroupProvider: .shared(eventLoops), logger: logger)
         let group = ServiceGroup(configuration: .init(
             services: [.init(service: client), .init(service: app)],
             gracefulShutdownSignals: [.sigterm, .sigint], logger: logger
         ))
         try await group.run()
+        try await eventLoops.shutdownGracefully()
     }
 }

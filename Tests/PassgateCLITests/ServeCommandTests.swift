@@ -45,16 +45,17 @@ struct ServeCommandTests {
         throw CancellationError()
     }
 
-    @Test("serve under TZ=UTC exchanges a sandbox token end to end, then exits 0 on SIGTERM")
+    @Test("serve under TZ=UTC, on the event loops PASSGATE_SERVER_EVENTLOOPS asks for, exchanges a sandbox token end to end, then exits 0 on SIGTERM")
     func serveUnderUTC() async throws {
         let directory = try await ProcessRunner.temporaryDirectory()
         let config = try Self.writeConfig(in: directory)
         let process = try Subprocess.launch(
-            ProcessRunner.passgate, ["serve", "--config", config], environment: ["TZ": "UTC"],
+            ProcessRunner.passgate, ["serve", "--config", config], environment: ["TZ": "UTC", "PASSGATE_SERVER_EVENTLOOPS": "3"],
             stdoutPath: "\(directory)/out.log", stderrPath: "\(directory)/err.log")
         defer { process.terminate() }
 
         let apiPort = try await Self.waitFor(#""msg":"listening",[^\n]*?"port":"(\d+)""#, in: "\(directory)/out.log")
+        #expect(try await Self.waitFor(#""msg":"listening","eventLoops":"(\d+)""#, in: "\(directory)/out.log") == "3")
         let sandboxPort = try await Self.waitFor(#"embedded CMCC sandbox on http://127\.0\.0\.1:(\d+)"#, in: "\(directory)/err.log")
         #expect(FileManager.default.fileExists(atPath: "\(directory)/keys/cli-rsa.pem"))
 

@@ -37,6 +37,7 @@ struct ValidationTests {
         ("server: {prot: 1}", "server.prot"), ("log: [info]", "log"),
         ("state: {replayTTLSeconds: 120}", "state.replayTTLSeconds"), ("state: {backend: etcd}", "state.backend"),
         ("server: {shutdownTimeoutSeconds: 0}", "server.shutdownTimeoutSeconds"), ("admin: {port: 65536}", "admin.port"),
+        ("server: {eventLoops: 0}", "server.eventLoops"), ("server: {eventLoops: 257}", "server.eventLoops"),
         ("admin: {apiKeySHA256: \"not-a-hash\"}", "admin.apiKeySHA256"), ("admin: {host: \"\"}", "admin.host"),
         ("server: {port: 9000}\nadmin: {port: 9000, apiKeySHA256: \"\(String(repeating: "ab", count: 32))\"}", "admin.port"),
     ])
@@ -52,6 +53,14 @@ struct ValidationTests {
         let on = try ConfigurationLoader(environment: ["PASSGATE_SERVER_SHUTDOWNTIMEOUTSECONDS": "40"])
             .load(yaml: "admin: {apiKeySHA256: \"\(hash)\"}", baseDirectory: "/")
         #expect(on.admin.isEnabled && on.admin.host == "127.0.0.1" && on.admin.port == 8081 && on.server.shutdownTimeoutSeconds == 40)
+    }
+
+    @Test("server.eventLoops is unset by default, read from the file and from PASSGATE_SERVER_EVENTLOOPS")
+    func eventLoops() throws {
+        #expect(try ConfigurationLoader(environment: [:]).load(yaml: "server: {port: 9000}", baseDirectory: "/").server.eventLoops == nil)
+        #expect(try ConfigurationLoader(environment: [:]).load(yaml: "server: {eventLoops: 3}", baseDirectory: "/").server.eventLoops == 3)
+        let overridden = try ConfigurationLoader(environment: ["PASSGATE_SERVER_EVENTLOOPS": "2"]).load(yaml: "server: {eventLoops: 3}", baseDirectory: "/")
+        #expect(overridden.server.eventLoops == 2)
     }
 
     @Test("close misspellings get a suggestion")

@@ -23,7 +23,7 @@ extension ConfigurationReader {
     }
 
     func readServer(_ node: Node?) -> ServerSettings {
-        let keys = ["host", "port", "maxBodyBytes", "drainSeconds", "shutdownTimeoutSeconds"]
+        let keys = ["host", "port", "maxBodyBytes", "drainSeconds", "shutdownTimeoutSeconds", "eventLoops"]
         let section = mapping(node, path: "server", keys: keys, overridePrefix: Self.overridePrefix("server"))
         var settings = ServerSettings()
         if let host = name("host", in: section, what: "the address to listen on, e.g. 127.0.0.1 or 0.0.0.0") { settings.host = host }
@@ -32,6 +32,9 @@ extension ConfigurationReader {
         if let seconds = int("drainSeconds", in: section, 0...300) { settings.drainSeconds = seconds }
         if let seconds = int("shutdownTimeoutSeconds", in: section, 1...300, note: " (how long in-flight requests may take after the drain)") {
             settings.shutdownTimeoutSeconds = seconds
+        }
+        if let loops = int("eventLoops", in: section, 1...256, note: " (socket I/O threads; leave it out for half the cores)") {
+            settings.eventLoops = loops
         }
         return settings
     }

@@ -1,6 +1,7 @@
 import Hummingbird
 import Logging
 import Metrics
+import NIOCore
 import PassgateAudit
 import PassgateConfig
 import PassgateState
@@ -56,23 +57,27 @@ extension PassgateRuntime {
     }
 
     /// The admin listener, when an admin key is configured.
-    func makeAdminApplication(reloader: ConfigurationReloader, metrics: PassgateMetrics, ports: ListenerPorts, logger: Logger) -> (any Service)? {
+    func makeAdminApplication(
+        reloader: ConfigurationReloader, metrics: PassgateMetrics, ports: ListenerPorts, eventLoops: any EventLoopGroup, logger: Logger
+    ) -> (any Service)? {
         let admin = configuration.admin
         guard let keyHash = admin.apiKeySHA256 else { return nil }
         let adminLogger = Self.listenerLogger(logger, "admin")
         return Self.listener(
             "admin", router: buildAdminRouter(reloader: reloader, keyHash: keyHash, metrics: metrics, logger: adminLogger),
-            host: admin.host, port: admin.port, logger: adminLogger, ready: ports.admin)
+            host: admin.host, port: admin.port, eventLoops: eventLoops, logger: adminLogger, ready: ports.admin)
     }
 
     /// The metrics listener, unless `metrics.enabled` is false.
-    func makeMetricsApplication(registry: PrometheusCollectorRegistry, metrics: PassgateMetrics, ports: ListenerPorts, logger: Logger) -> (any Service)? {
+    func makeMetricsApplication(
+        registry: PrometheusCollectorRegistry, metrics: PassgateMetrics, ports: ListenerPorts, eventLoops: any EventLoopGroup, logger: Logger
+    ) -> (any Service)? {
         let settings = configuration.metrics
         guard settings.enabled else { return nil }
         let metricsLogger = Self.listenerLogger(logger, "metrics")
         return Self.listener(
             "metrics", router: buildMetricsRouter(registry: registry, metrics: metrics, logger: metricsLogger),
-            host: settings.host, port: settings.port, logger: metricsLogger, ready: ports.metrics)
+            host: settings.host, port: settings.port, eventLoops: eventLoops, logger: metricsLogger, ready: ports.metrics)
     }
 
     private static func listenerLogger(_ logger: Logger, _ name: String) -> Logger {
@@ -83,7 +88,7 @@ extension PassgateRuntime {
 
     /// An operations listener (admin, metrics): logs `<name> listening` and reports its port once bound.
     private static func listener(
-        _ name: String, router: Router<PassgateRequestContext>, host: String, port: Int, logger: Logger,
+        _ name: String, router: Router<PassgateRequestContext>, host: String, port: Int, eventLoops: any EventLoopGroup, logger: Logger,
         ready: @escaping @Sendable (Int) async -> Void
     ) -> any Service {
         Application(
@@ -94,6 +99,7 @@ extension PassgateRuntime {
                 logger.notice("\(name) listening", metadata: ["host": .string(host), "port": .stringConvertible(bound)])
                 await ready(bound)
             },
+            eventLoopGroupProvider: .shared(eventLoops),
             logger: logger
         )
     }

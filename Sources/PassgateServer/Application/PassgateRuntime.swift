@@ -4,6 +4,7 @@ import Hummingbird
 import Logging
 import Metrics
 import NIOCore
+import NIOPosix
 import OpenSSLCrypto
 import PassgateAudit
 import PassgateConfig
@@ -88,21 +89,26 @@ public struct PassgateRuntime: Sendable {
         let ports = ListenerPorts(
             expectsAdmin: configuration.admin.isEnabled, expectsMetrics: configuration.metrics.enabled, onReady: onReady)
         let server = configuration.server
+        let loopCount = server.eventLoops ?? Self.defaultEventLoops(cores: System.coreCount)
+        let eventLoops = MultiThreadedEventLoopGroup(numberOfThreads: loopCount)
         let app = Application(
             router: api.router,
             configuration: .init(address: .hostname(server.host, port: server.port), serverName: "passgate"),
             onServerRunning: { channel in
                 let port = channel.localAddress?.port ?? server.port
-                logger.notice("listening", metadata: ["host": .string(server.host), "port": .stringConvertible(port)])
+                logger.notice("listening", metadata: [
+                    "host": .string(server.host), "port": .stringConvertible(port), "eventLoops": .stringConvertible(loopCount),
+                ])
                 await ports.api(port)
             },
+            eventLoopGroupProvider: .shared(eventLoops),
             logger: logger
         )
         services.append(.init(service: app))
-        if let admin = makeAdminApplication(reloader: reloader, metrics: metrics, ports: ports, logger: logger) {
+        if let admin = makeAdminApplication(reloader: reloader, metrics: metrics, ports: ports, eventLoops: eventLoops, logger: logger) {
             services.append(.init(service: admin))
         }
-        if let scrape = makeMetricsApplication(registry: registry, metrics: metrics, ports: ports, logger: logger) {
+        if let scrape = makeMetricsApplication(registry: registry, metrics: metrics, ports: ports, eventLoops: eventLoops, logger: logger) {
             services.append(.init(service: scrape))
         }
         services.append(.init(service: ReloadSignalService(reloader: reloader), successTerminationBehavior: .ignore))
@@ -114,8 +120,22 @@ public struct PassgateRuntime: Sendable {
         groupConfiguration.maximumGracefulShutdownDuration = .seconds(server.drainSeconds + server.shutdownTimeoutSeconds)
         groupConfiguration.maximumCancellationDuration = .seconds(5)
         let group = ServiceGroup(configuration: groupConfiguration)
-        try await group.run()
+        do {
+            try await group.run()
+        } catch {
+            try? await eventLoops.shutdownGracefully()
+            throw error
+        }
+        try await eventLoops.shutdownGracefully()
         logger.notice("stopped")
+    }
+
+    /// Event loop threads when `server.eventLoops` is not set: half the cores, at least one. The
+    /// loops only move bytes and frame HTTP; the handlers, most of a request's CPU, run on Swift's
+    /// cooperative pool, which has a thread per core already. A loop per core as well put twice as
+    /// many busy threads as cores and cost CPU in preemption (bench/PROFILE.md, round 9).
+    static func defaultEventLoops(cores: Int) -> Int {
+        max(1, cores / 2)
     }
 }
 
