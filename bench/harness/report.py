@@ -314,13 +314,15 @@ def targets(document):
                          f"{bound:.0f} req/s = {_pct(bound / ceiling)} of the ceiling ({total:.3f} CPU ms per request, of which "
                          f"{rsa_ms:.3f} ms are the two private-key operations at openssl's speed)", "for reference"))
             floor = rsa_ms + parts[1] + parts[2]
-            if cores * 1000.0 / floor / ceiling < 0.8:
+            reachable = cores * 1000.0 / floor / ceiling >= 0.8
+            if not reachable:
                 unreachable(rsa_row, f"the two private-key operations alone, next to the sandbox and wrk, allow {_pct(cores * 1000.0 / floor / ceiling)} (bound row below)")
+            verdict = ("80% is within this bound: what is missing is Passgate's own work per request" if reachable
+                       else "80% cannot be reached while the sandbox and wrk share the two cores")
             rows.append(("(bound) even if Passgate spent nothing but its two private-key operations: those + the sandbox "
                          "(RSA verify + encrypt) + wrk on the same cores",
                          f"{cores * 1000.0 / floor:.0f} req/s = {_pct(cores * 1000.0 / floor / ceiling)} of the ceiling "
-                         f"({rsa_ms:.3f} + {parts[1]:.3f} + {parts[2]:.3f} ms per request): 80% cannot be reached while "
-                         "the sandbox and wrk share the two cores", "for reference"))
+                         f"({rsa_ms:.3f} + {parts[1]:.3f} + {parts[2]:.3f} ms per request): {verdict}", "for reference"))
     else:
         add("RSA: >= 80% of the RSA ceiling", "-", None)
     # The stack's own rise from 0 ms to 200 ms at 1,024 connections, as the bare proxy measured it.
