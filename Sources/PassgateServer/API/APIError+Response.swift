@@ -67,8 +67,7 @@ extension PassgateError: HTTPResponseError {
 
     /// The JSON error response; `Retry-After` when `retryAfterSeconds` is given.
     func response(requestId: String, retryAfterSeconds: Int? = nil) -> Response {
-        var headers = HTTPFields()
-        headers[.contentType] = JSONBody.contentType
+        var headers = JSONBody.headers
         headers[.requestID] = requestId
         if let retryAfterSeconds { headers[.retryAfter] = String(retryAfterSeconds) }
         let body = (try? JSONBody.encoder.encode(ErrorEnvelope(self, requestId: requestId))) ?? Data(#"{"error":{"code":"internal_error"}}"#.utf8)
@@ -94,8 +93,9 @@ extension PassgateError: HTTPResponseError {
 /// JSON body helpers shared by every route.
 enum JSONBody {
     static let contentType = "application/json; charset=utf-8"
-    /// `Content-Type` of every JSON answer, its value checked once rather than per response.
-    static let contentTypeField = HTTPField(name: .contentType, value: contentType)
+    /// The headers every JSON answer starts from: `Content-Type`, its value checked once rather
+    /// than per response.
+    static let headers: HTTPFields = [.contentType: contentType]
 
     static let encoder: JSONEncoder = {
         let encoder = JSONEncoder()
@@ -105,8 +105,6 @@ enum JSONBody {
 
     /// A 200 JSON response.
     static func response(_ value: some Encodable, status: HTTPResponse.Status = .ok) throws -> Response {
-        var headers = HTTPFields()
-        headers.append(contentTypeField)
         return Response(status: status, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: try encoder.encode(value))))
     }
 }

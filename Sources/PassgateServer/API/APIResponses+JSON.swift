@@ -40,8 +40,6 @@ extension JSONBody {
     /// A 200 JSON response from a self-writing body. Declared `throws` like the `Encodable`
     /// overload it shadows, so call sites read the same whichever one they get; it never throws.
     static func response(_ value: some JSONObjectWritable, status: HTTPResponse.Status = .ok) throws -> Response {
-        var headers = HTTPFields()
-        headers.append(contentTypeField)
         var object = JSONObjectWriter()
         value.writeJSON(into: &object)
         return Response(status: status, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: object.finish())))

@@ -111,30 +111,28 @@ struct PhoneNumberController {
     /// would compare, decided over the value's bytes without building the lowered copy, which
     /// every accepted request would otherwise pay for.
     static func isJSON(_ value: String) -> Bool {
-        let expected: StaticString = "application/json"
+        withMediaTypeBytes(of: value) { $0.elementsEqual("application/json".utf8) { lowered($0) == $1 } }
+    }
+
+    /// `type/subtype` of a Content-Type value: parameters, spaces and tabs dropped, ASCII lowercased.
+    /// Over bytes: Foundation's `trimmingCharacters` bridges through `NSString` on every request.
+    static func mediaType(of value: String) -> String {
+        withMediaTypeBytes(of: value) { String(decoding: $0.map(lowered), as: UTF8.self) }
+    }
+
+    /// The media type's bytes in a Content-Type value: up to the first `;`, spaces and tabs trimmed.
+    private static func withMediaTypeBytes<Result>(of value: String, _ body: (Slice<UnsafeBufferPointer<UInt8>>) -> Result) -> Result {
         var value = value
         return value.withUTF8 { bytes in
             var end = bytes.firstIndex(of: UInt8(ascii: ";")) ?? bytes.endIndex
             while end > 0, bytes[end - 1] == 0x20 || bytes[end - 1] == 0x09 { end -= 1 }
             var start = 0
             while start < end, bytes[start] == 0x20 || bytes[start] == 0x09 { start += 1 }
-            guard end - start == expected.utf8CodeUnitCount else { return false }
-            let wanted = UnsafeBufferPointer(start: expected.utf8Start, count: expected.utf8CodeUnitCount)
-            for offset in 0..<wanted.count {
-                let byte = bytes[start + offset]
-                if ((0x41...0x5A).contains(byte) ? byte | 0x20 : byte) != wanted[offset] { return false }
-            }
-            return true
+            return body(bytes[start..<end])
         }
     }
 
-    /// `type/subtype` of a Content-Type value: parameters, spaces and tabs dropped, ASCII lowercased.
-    /// Over bytes: Foundation's `trimmingCharacters` bridges through `NSString` on every request.
-    static func mediaType(of value: String) -> String {
-        var bytes = Array(value.utf8.prefix { $0 != UInt8(ascii: ";") })
-        while let last = bytes.last, last == 0x20 || last == 0x09 { bytes.removeLast() }
-        let start = bytes.firstIndex { $0 != 0x20 && $0 != 0x09 } ?? bytes.endIndex
-        let lowered = bytes[start...].map { (0x41...0x5A).contains($0) ? $0 | 0x20 : $0 }
-        return String(decoding: lowered, as: UTF8.self)
+    private static func lowered(_ byte: UInt8) -> UInt8 {
+        (0x41...0x5A).contains(byte) ? byte | 0x20 : byte
     }
 }
