@@ -126,6 +126,7 @@ static inline int CCurl_multi_next_done(CURLM *multi, CURL **easy, CURLcode *res
 
 #ifdef __linux__
 #include <errno.h>
+#include <stdint.h>
 #include <sys/epoll.h>
 #include <sys/eventfd.h>
 #include <unistd.h>
@@ -136,15 +137,17 @@ static inline int CCurl_epoll_create(void) {
 }
 
 /// Watches `fd` for curl's `CURL_POLL_IN` / `_OUT` / `_INOUT`; `CURL_POLL_REMOVE` stops watching.
-/// `known` says whether `fd` is registered already (ADD versus MOD). Returns 0 or -1 with errno.
-static inline int CCurl_epoll_watch(int epoll, int fd, int what, int known) {
+/// `known` says whether `fd` is registered already (ADD versus MOD). `shard` names the multi handle
+/// that owns the socket; ``CCurl_epoll_wait`` hands it back with the descriptor. Returns 0 or -1
+/// with errno.
+static inline int CCurl_epoll_watch(int epoll, int fd, int what, int known, int shard) {
     if (what == CURL_POLL_REMOVE) {
         return epoll_ctl(epoll, EPOLL_CTL_DEL, fd, NULL);
     }
     struct epoll_event event = {0};
     if (what & CURL_POLL_IN) event.events |= EPOLLIN;
     if (what & CURL_POLL_OUT) event.events |= EPOLLOUT;
-    event.data.fd = fd;
+    event.data.u64 = ((uint64_t)(uint32_t)shard << 32) | (uint32_t)fd;
     int rc = epoll_ctl(epoll, known ? EPOLL_CTL_MOD : EPOLL_CTL_ADD, fd, &event);
     // curl can reuse a descriptor number the kernel already dropped from the set (closed and
     // reopened between two callbacks): fall back to the other operation once.
@@ -153,9 +156,10 @@ static inline int CCurl_epoll_watch(int epoll, int fd, int what, int known) {
     return rc;
 }
 
-/// Waits up to `timeout_ms` and fills `fds` / `actions` (curl's `CURL_CSELECT_*` bits) with at
-/// most `capacity` ready descriptors. Returns how many, 0 on timeout or EINTR, -1 on other errors.
-static inline int CCurl_epoll_wait(int epoll, int *fds, int *actions, int capacity, int timeout_ms) {
+/// Waits up to `timeout_ms` and fills `fds` / `shards` / `actions` (curl's `CURL_CSELECT_*` bits)
+/// with at most `capacity` ready descriptors. Returns how many, 0 on timeout or EINTR, -1 on other
+/// errors.
+static inline int CCurl_epoll_wait(int epoll, int *fds, int *shards, int *actions, int capacity, int timeout_ms) {
     struct epoll_event events[256];
     if (capacity > 256) capacity = 256;
     int count = epoll_wait(epoll, events, capacity, timeout_ms);
@@ -165,7 +169,8 @@ static inline int CCurl_epoll_wait(int epoll, int *fds, int *actions, int capaci
         if (events[i].events & EPOLLIN) action |= CURL_CSELECT_IN;
         if (events[i].events & EPOLLOUT) action |= CURL_CSELECT_OUT;
         if (events[i].events & (EPOLLERR | EPOLLHUP)) action |= CURL_CSELECT_ERR;
-        fds[i] = events[i].data.fd;
+        fds[i] = (int)(uint32_t)events[i].data.u64;
+        shards[i] = (int)(uint32_t)(events[i].data.u64 >> 32);
         actions[i] = action;
     }
     return count;
@@ -177,7 +182,7 @@ static inline int CCurl_wakeup_create(int epoll) {
     if (fd < 0) return -1;
     struct epoll_event event = {0};
     event.events = EPOLLIN;
-    event.data.fd = fd;
+    event.data.u64 = (uint32_t)fd;  // shard 0, as CCurl_epoll_wait reads it
     if (epoll_ctl(epoll, EPOLL_CTL_ADD, fd, &event) != 0) {
         close(fd);
         return -1;

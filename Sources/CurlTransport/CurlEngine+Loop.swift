@@ -18,20 +18,25 @@ extension CurlEngine {
     /// transfers with `curl_multi_info_read`, reports them to the state machine, and answers their
     /// callers; until a turn says exit.
     func runLoop() {
-        guard let multi, let events else { return }
+        guard let events else { return }
         var active: [UInt64: CurlTransfer] = [:]
         var watchdog = CurlWatchdog(enabled: events.mode != .polling, now: .now)
+        var shards = CurlShardPicker(shards: events.shards.count, capacity: configuration.transfersPerShard)
+        // Past this age curl would not reuse an idle connection anyway (CURLOPT_MAXAGE_CONN).
+        let idleShardAge = Duration.seconds(max(1, configuration.maxIdleConnectionSeconds))
         while true {
             let turn = state.withLock { $0.nextTurn(now: .now) }
             var finished: [Finished] = []
             for (id, submission) in turn.admit {
                 switch CurlTransfer.make(submission, configuration: configuration, handles: handles) {
                 case .success(let transfer):
-                    if curl_multi_add_handle(multi, transfer.easy) == CURLM_OK {
+                    transfer.shard = shards.pick()
+                    if curl_multi_add_handle(events.shards[transfer.shard].multi, transfer.easy) == CURLM_OK {
                         active[id] = transfer
                         watchdog.started(id, deadline: transfer.deadline)
                         metrics.started.increment()
                     } else {
+                        shards.ended(transfer.shard, now: .now)
                         finished.append(transfer.finish(code: Int(CURLE_OUT_OF_MEMORY.rawValue), metrics: metrics))
                     }
                 case .failure(let error):
@@ -40,12 +45,12 @@ extension CurlEngine {
             }
             for id in turn.cancel {
                 guard let transfer = active.removeValue(forKey: id) else { continue }
-                remove(transfer, from: multi, events: events, watchdog: &watchdog)
+                remove(transfer, events: events, watchdog: &watchdog, shards: &shards)
                 finished.append(transfer.finishCancelled(metrics: metrics))
             }
             if turn.abortActive {
                 for transfer in active.values {
-                    remove(transfer, from: multi, events: events, watchdog: &watchdog)
+                    remove(transfer, events: events, watchdog: &watchdog, shards: &shards)
                     finished.append(transfer.finishShutdown(metrics: metrics))
                 }
                 active.removeAll()
@@ -55,20 +60,31 @@ extension CurlEngine {
                 events.turn(maxWaitMs: watchdog.maxWait(turn.maxWaitMs))
                 let sweep = watchdog.sweep(now: .now)
                 for id in sweep.nudge {
-                    if let transfer = active[id], events.nudge(transfer.easy) { metrics.watchdogNudged.increment() }
+                    if let transfer = active[id], events.nudge(transfer.easy, shard: transfer.shard) {
+                        metrics.watchdogNudged.increment()
+                    }
                 }
                 for id in sweep.abandon {
                     guard let transfer = active.removeValue(forKey: id) else { continue }
-                    finished.append(abandon(transfer, from: multi, events: events))
+                    shards.ended(transfer.shard, now: .now)
+                    finished.append(abandon(transfer, events: events))
                 }
                 var easy: UnsafeMutableRawPointer?
                 var code = CURLE_OK
-                while CCurl_multi_next_done(multi, &easy, &code) == 1 {
-                    guard let done = easy, let transfer = CurlTransfer.owner(of: done),
-                        active.removeValue(forKey: transfer.id) != nil
-                    else { continue }
-                    remove(transfer, from: multi, events: events, watchdog: &watchdog)
-                    finished.append(transfer.finish(code: Int(code.rawValue), metrics: metrics))
+                // Only shards with transfers on them can have finished ones.
+                for (index, shard) in events.shards.enumerated() where shards.load[index] > 0 {
+                    while CCurl_multi_next_done(shard.multi, &easy, &code) == 1 {
+                        guard let done = easy, let transfer = CurlTransfer.owner(of: done),
+                            active.removeValue(forKey: transfer.id) != nil
+                        else { continue }
+                        remove(transfer, events: events, watchdog: &watchdog, shards: &shards)
+                        finished.append(transfer.finish(code: Int(code.rawValue), metrics: metrics))
+                    }
+                }
+                for index in shards.shardsToRenew(now: .now, idleFor: idleShardAge) {
+                    if !events.renew(shard: index) {
+                        logger.debug("could not renew an idle curl multi handle", metadata: ["shard": "\(index)"])
+                    }
                 }
             }
             // The gauges before the callers resume: a caller that reads them after its transfer
@@ -84,25 +100,25 @@ extension CurlEngine {
         metrics.queued.record(0)
         active.removeAll()
         handles.close()
-        curl_multi_cleanup(multi)
         events.close()
         logger.debug("curl engine stopped", metadata: ["thread": "\(threadName)"])
         exited.threadExited()
     }
 
-    /// Takes a transfer off the multi handle (before its caller is answered).
+    /// Takes a transfer off its multi handle (before its caller is answered).
     private func remove(
-        _ transfer: CurlTransfer, from multi: UnsafeMutableRawPointer, events: CurlEventLoop, watchdog: inout CurlWatchdog
+        _ transfer: CurlTransfer, events: CurlEventLoop, watchdog: inout CurlWatchdog, shards: inout CurlShardPicker
     ) {
-        curl_multi_remove_handle(multi, transfer.easy)
+        curl_multi_remove_handle(events.shards[transfer.shard].multi, transfer.easy)
         events.forget(transfer.easy)
         watchdog.ended(transfer.id)
+        shards.ended(transfer.shard, now: .now)
     }
 
     /// The watchdog gave up on a transfer curl kept a second past its deadline: fail it as timed out.
-    private func abandon(_ transfer: CurlTransfer, from multi: UnsafeMutableRawPointer, events: CurlEventLoop) -> Finished {
+    private func abandon(_ transfer: CurlTransfer, events: CurlEventLoop) -> Finished {
         metrics.watchdogFailed.increment()
-        curl_multi_remove_handle(multi, transfer.easy)
+        curl_multi_remove_handle(events.shards[transfer.shard].multi, transfer.easy)
         events.forget(transfer.easy)
         logger.warning(
             "curl kept a transfer past its deadline; failed it as timed out",

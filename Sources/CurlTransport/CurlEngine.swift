@@ -3,8 +3,9 @@ import DedicatedThreads
 import Logging
 import Synchronization
 
-/// One libcurl multi handle and the dedicated OS thread that drives it: the thin owner of a
-/// ``CurlEngineStateMachine`` (calls, queue, lifecycle) and, on the thread, a ``CurlWatchdog``.
+/// libcurl multi handles and the dedicated OS thread that drives them: the thin owner of a
+/// ``CurlEngineStateMachine`` (calls, queue, lifecycle) and, on the thread, a ``CurlWatchdog`` and
+/// a ``CurlShardPicker`` (which multi handle a transfer goes on).
 ///
 /// Callers never touch libcurl: ``submit(_:)`` and ``cancel(_:)`` only feed the state machine
 /// under its lock and poke the thread with ``CurlEventLoop/wake()``; the thread performs every
@@ -15,7 +16,7 @@ import Synchronization
 /// client's `Service.run`). It is not a `BlockingWorkerPool` thread: it sleeps in `epoll_wait` or
 /// `curl_multi_poll`, not on a condition variable, so it is woken through curl's own channel.
 ///
-/// `@unchecked Sendable` because of the raw `CURLM *` and the thread-confined `events` and
+/// `@unchecked Sendable` because of the raw `CURLM *` handles and the thread-confined `events` and
 /// `handles`. Only the engine thread uses them, with one exception: `events.wake()` (an eventfd
 /// write, or `curl_multi_wakeup`, which libcurl documents as callable from any thread). It is
 /// called only while holding `state`'s lock and only when the state machine says so, which it
@@ -32,19 +33,21 @@ final class CurlEngine: @unchecked Sendable {
     }
 
     private static let engineNumbers = Atomic<Int>(0)
+    /// Multi handles at most, however many transfers are allowed (``CurlShardPicker``).
+    static let maxShards = 32
 
     let configuration: CurlHTTPClient.Configuration
     let logger: Logger
     let metrics: CurlTransportMetrics
     /// OS thread name, unique per engine and at most 15 bytes (the kernel's limit).
     let threadName: String
-    let multi: UnsafeMutableRawPointer?
     let state: Mutex<StateMachine>
     /// Opens when the engine thread has exited and every caller has its answer.
     let exited = ExitLatch(threads: 1)
     /// Reset easy handles for reuse; engine thread only.
     let handles: EasyHandlePool
-    /// epoll + `curl_multi_socket_action`, or the portable polling loop; `nil` without a multi handle.
+    /// The multi handles, driven by epoll + `curl_multi_socket_action` or by the portable polling
+    /// loop; `nil` when libcurl could not be set up.
     let events: CurlEventLoop?
 
     init(configuration: CurlHTTPClient.Configuration, logger: Logger, metrics: CurlTransportMetrics) {
@@ -56,26 +59,25 @@ final class CurlEngine: @unchecked Sendable {
         self.state = Mutex(StateMachine(maxActive: configuration.maxConcurrentTransfers))
         // Enough to cover the handles freed and re-taken within one loop turn; more would only hold memory.
         self.handles = EasyHandlePool(limit: min(64, max(1, configuration.maxConcurrentTransfers)))
-        if curlGlobalInitCode == Int(CURLE_OK.rawValue), let multi = curl_multi_init() {
-            // The keep-alive pool: idle connections curl keeps for reuse across transfers.
-            _ = CCurl_multi_setopt_long(multi, CURLMOPT_MAXCONNECTS, max(1, configuration.maxConnections))
-            self.multi = multi
-            self.events = CurlEventLoop(multi: multi, preferSockets: configuration.socketEvents)
+        if curlGlobalInitCode == Int(CURLE_OK.rawValue) {
+            let shards = CurlShardPicker.shardCount(
+                maxConcurrentTransfers: configuration.maxConcurrentTransfers,
+                capacity: configuration.transfersPerShard, limit: Self.maxShards)
+            self.events = CurlEventLoop(
+                shardCount: shards, maxConnections: configuration.maxConnections, preferSockets: configuration.socketEvents)
         } else {
-            self.multi = nil
             self.events = nil
         }
     }
 
     /// Starts the engine thread; without one (or without a multi handle) the engine is stopped.
     func start() {
-        if multi != nil, DedicatedThread.start(name: threadName, { self.runLoop() }) {
+        if events != nil, DedicatedThread.start(name: threadName, { self.runLoop() }) {
             logger.debug("curl engine started", metadata: ["thread": "\(threadName)"])
             return
         }
         logger.error("curl engine could not start", metadata: ["curlGlobalInit": "\(curlGlobalInitCode)"])
         state.withLock { $0.failedToStart() }
-        if let multi { curl_multi_cleanup(multi) }
         events?.close()
         exited.threadExited()
     }

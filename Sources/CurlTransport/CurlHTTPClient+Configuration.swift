@@ -10,7 +10,7 @@ extension CurlHTTPClient {
     /// |---|---|---|
     /// | `connectTimeoutMs` | 1000 | TCP connect plus TLS handshake (and proxy tunnel) |
     /// | `timeoutMs` | 3000 | whole transfer, from the moment it starts (queueing excluded) |
-    /// | `maxConnections` | 32 | idle keep-alive connections kept for reuse |
+    /// | `maxConnections` | 32 | keep-alive connections kept for reuse, per multi handle (see below) |
     /// | `maxConcurrentTransfers` | 256 | transfers on the wire at once; the rest wait in a queue |
     /// | `maxResponseBytes` | 1 MiB | response body cap; larger bodies fail with `responseTooLarge` |
     /// | `maxIdleConnectionSeconds` | 30 | an idle connection older than this is not reused |
@@ -20,12 +20,16 @@ extension CurlHTTPClient {
     /// | `userAgent` | `passgate-curl/1` | `User-Agent` header unless the request sets one |
     /// | `shutdownGracePeriodMs` | 5000 | how long a graceful shutdown lets in-flight transfers finish |
     /// | `socketEvents` | true | Linux: drive curl with epoll + `curl_multi_socket_action`; false: `curl_multi_perform` + `curl_multi_poll` |
+    ///
+    /// With socket events the engine runs one libcurl multi handle per 64 allowed concurrent
+    /// transfers (`maxConcurrentTransfers`, at most 32 handles) and fills them in order, so up to
+    /// 64 calls in flight share one connection pool; each handle keeps up to `maxConnections`.
     public struct Configuration: Sendable {
         /// Maximum time for the TCP connect, the proxy tunnel and the TLS handshake, in milliseconds.
         public var connectTimeoutMs: Int = 1_000
         /// Maximum time for a whole transfer once it has started, in milliseconds.
         public var timeoutMs: Int = 3_000
-        /// Size of the keep-alive pool: idle connections kept open for reuse.
+        /// Size of each multi handle's keep-alive pool: connections kept open for reuse.
         public var maxConnections: Int = 32
         /// Transfers running at the same time; excess requests wait in a FIFO queue, they do not fail.
         public var maxConcurrentTransfers: Int = 256
@@ -57,6 +61,9 @@ extension CurlHTTPClient {
         /// this many milliseconds (negative: earlier than curl's own timeout), so its fallback of
         /// failing a transfer curl keeps too long can be exercised against a well-behaved curl.
         var watchdogDeadlineShiftMs: Int = 0
+        /// Transfers one libcurl multi handle runs before the engine puts the next on another
+        /// (``CurlShardPicker``); tests lower it to exercise several shards with few calls.
+        var transfersPerShard: Int = 64
 
         /// A configuration with every default listed in the table above.
         public init() {}

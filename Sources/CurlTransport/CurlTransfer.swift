@@ -23,6 +23,8 @@ final class CurlTransfer {
     /// Where `easy` goes when this transfer is released.
     let handles: EasyHandlePool
     let startedAt = ContinuousClock.now
+    /// The multi handle it runs on (``CurlShardPicker``), set when it is added.
+    var shard = 0
 
     var responseHeaders: [(name: String, value: String)] = []
     var responseBody: [UInt8] = []

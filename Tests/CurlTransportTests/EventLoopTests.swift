@@ -33,6 +33,8 @@ struct EventLoopTests {
     func mixedWorkload(socketEvents: Bool) async throws {
         var configuration = CurlHTTPClient.Configuration.forTests
         configuration.socketEvents = socketEvents
+        // The socket loop then spreads the 200 calls over 13 multi handles (the portable loop has one).
+        configuration.transfersPerShard = 16
         let refusedPort = try ProcessInfoHelpers.closedPort()
         try await withServerAndClient(configuration) { server, client in
             let bodies = try await withThrowingTaskGroup(of: [UInt8].self) { group in
@@ -106,8 +108,12 @@ struct EventLoopTests {
         var configuration = CurlHTTPClient.Configuration.forTests
         // curl's own timeout stays at 8 s; the watchdog believes it was 1 s.
         configuration.watchdogDeadlineShiftMs = -7_000
+        // One transfer per multi handle: the call below runs on the second, not the first.
+        configuration.transfersPerShard = 1
         let metrics = TestMetrics()
         try await withServerAndClient(configuration, metrics: metrics) { server, client in
+            let first = Task { try await client.send(.init(url: server.url("/delay/3000"), timeoutMs: 15_000)) }
+            #expect(await eventually { server.stats.snapshot.activeRequests == 1 })
             let start = ContinuousClock.now
             let error = await transportError { try await client.send(.init(url: server.url("/hang"), timeoutMs: 8_000)) }
             let elapsed = ContinuousClock.now - start
@@ -118,6 +124,7 @@ struct EventLoopTests {
             // clock (which a loaded machine can exceed).
             #expect(elapsed >= .milliseconds(1_900), "ended after \(elapsed)")
             #expect(await eventually { client.engine.counts == (active: 0, queued: 0, tracked: 0) })
+            #expect(try await first.value.bodyText == "ok")
             let after = try await client.send(.init(url: server.url("/status/200")))
             #expect(after.status == 200)
             // Nudged on the way (curl's own 8 s timeout was not due, so that changed nothing), then failed.
