@@ -21,7 +21,7 @@ extension CurlEngine {
         guard let events else { return }
         var active: [UInt64: CurlTransfer] = [:]
         var watchdog = CurlWatchdog(enabled: events.mode != .polling, now: .now)
-        var shards = CurlShardPicker(shards: events.shards.count, capacity: configuration.transfersPerShard)
+        var shards = CurlShardPicker(shards: events.multis.count, capacity: configuration.transfersPerShard)
         // Past this age curl would not reuse an idle connection anyway (CURLOPT_MAXAGE_CONN).
         let idleShardAge = Duration.seconds(max(1, configuration.maxIdleConnectionSeconds))
         while true {
@@ -31,7 +31,7 @@ extension CurlEngine {
                 switch CurlTransfer.make(submission, configuration: configuration, handles: handles) {
                 case .success(let transfer):
                     transfer.shard = shards.pick()
-                    if curl_multi_add_handle(events.shards[transfer.shard].multi, transfer.easy) == CURLM_OK {
+                    if curl_multi_add_handle(events.multis[transfer.shard], transfer.easy) == CURLM_OK {
                         active[id] = transfer
                         watchdog.started(id, deadline: transfer.deadline)
                         metrics.started.increment()
@@ -72,8 +72,8 @@ extension CurlEngine {
                 var easy: UnsafeMutableRawPointer?
                 var code = CURLE_OK
                 // Only shards with transfers on them can have finished ones.
-                for (index, shard) in events.shards.enumerated() where shards.load[index] > 0 {
-                    while CCurl_multi_next_done(shard.multi, &easy, &code) == 1 {
+                for index in shards.load.indices where shards.load[index] > 0 {
+                    while CCurl_multi_next_done(events.multis[index], &easy, &code) == 1 {
                         guard let done = easy, let transfer = CurlTransfer.owner(of: done),
                             active.removeValue(forKey: transfer.id) != nil
                         else { continue }
@@ -109,7 +109,7 @@ extension CurlEngine {
     private func remove(
         _ transfer: CurlTransfer, events: CurlEventLoop, watchdog: inout CurlWatchdog, shards: inout CurlShardPicker
     ) {
-        curl_multi_remove_handle(events.shards[transfer.shard].multi, transfer.easy)
+        curl_multi_remove_handle(events.multis[transfer.shard], transfer.easy)
         events.forget(transfer.easy)
         watchdog.ended(transfer.id)
         shards.ended(transfer.shard, now: .now)
@@ -118,7 +118,7 @@ extension CurlEngine {
     /// The watchdog gave up on a transfer curl kept a second past its deadline: fail it as timed out.
     private func abandon(_ transfer: CurlTransfer, events: CurlEventLoop) -> Finished {
         metrics.watchdogFailed.increment()
-        curl_multi_remove_handle(events.shards[transfer.shard].multi, transfer.easy)
+        curl_multi_remove_handle(events.multis[transfer.shard], transfer.easy)
         events.forget(transfer.easy)
         logger.warning(
             "curl kept a transfer past its deadline; failed it as timed out",

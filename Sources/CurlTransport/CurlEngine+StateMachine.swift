@@ -51,12 +51,15 @@ struct CurlEngineStateMachine<Call> {
     enum SubmitAction {
         /// Queued: wake the engine thread.
         case wakeEngine
+        /// Queued; the engine thread is already woken and its next turn takes it.
+        case queued
         /// Fail the call at once.
         case fail(Call, Refusal)
     }
 
     enum CancelAction {
-        /// Unknown, finished or already cancelled: nothing to do.
+        /// Unknown, finished or already cancelled, or noted for an engine turn that is already
+        /// woken: nothing to do.
         case none
         /// It was queued: fail it at once.
         case fail(Call, Refusal)
@@ -102,6 +105,10 @@ struct CurlEngineStateMachine<Call> {
     /// The next turn starts without waiting: the first one, and one after transfers finished
     /// while calls wait for their slots.
     private var skipNextWait = true
+    /// A wake-up was asked for since the engine thread's last turn began. The thread reads
+    /// everything queued when its next turn begins, so further calls need not wake it again: one
+    /// eventfd write per turn instead of one per call, each made under this machine's lock.
+    private var wakePending = false
     private var reported: Gauges?
 
     init(maxActive: Int) {
@@ -131,7 +138,13 @@ struct CurlEngineStateMachine<Call> {
         guard case .running = lifecycle else { return .fail(call, .shutdown) }
         phases[id] = .queued
         queue.append((id, call))
-        return .wakeEngine
+        return wake() ? .wakeEngine : .queued
+    }
+
+    /// Whether the caller must wake the engine thread: only the first request since its turn began.
+    private mutating func wake() -> Bool {
+        defer { wakePending = true }
+        return !wakePending
     }
 
     /// The caller's task was cancelled.
@@ -149,7 +162,7 @@ struct CurlEngineStateMachine<Call> {
         case .active:
             if case .stopped = lifecycle { return .none }
             cancelRequests.append(id)
-            return .wakeEngine
+            return wake() ? .wakeEngine : .none
         }
     }
 
@@ -164,6 +177,7 @@ struct CurlEngineStateMachine<Call> {
             return false
         case .running, .draining:
             lifecycle = .draining(deadline: deadline)
+            wakePending = true
             return true
         }
     }
@@ -179,6 +193,8 @@ struct CurlEngineStateMachine<Call> {
     /// A turn begins at `now`: what to start, cancel, expire and abort, how long to wait, and
     /// whether to exit.
     mutating func nextTurn(now: ContinuousClock.Instant) -> Turn {
+        // From here on a call queued or cancelled needs a new wake-up: this turn may already be past it.
+        wakePending = false
         var turn = Turn()
         var waitMs = Self.idleWaitMs
         var draining = false

@@ -8,8 +8,9 @@ import Synchronization
 /// a ``CurlShardPicker`` (which multi handle a transfer goes on).
 ///
 /// Callers never touch libcurl: ``submit(_:)`` and ``cancel(_:)`` only feed the state machine
-/// under its lock and poke the thread with ``CurlEventLoop/wake()``; the thread performs every
-/// other libcurl call. Continuations are resumed outside the lock.
+/// under its lock and, when it says so (once per engine turn), poke the thread with
+/// ``CurlEventLoop/wake()``; the thread performs every other libcurl call. Continuations are
+/// resumed outside the lock.
 ///
 /// The thread's lifecycle is shared with the package's other dedicated threads: it is started by
 /// ``DedicatedThread``, and its exit opens an ``ExitLatch`` (``waitUntilStopped()``, and the

@@ -18,26 +18,23 @@ import CCurl
 ///
 /// Confined to the engine thread, except ``wake()``, which any thread may call while the engine's
 /// lifecycle is not `.stopped` (the engine checks that under its lock, as it did for
-/// `curl_multi_wakeup`). The callbacks receive a ``Shard`` unretained: this object holds every
-/// shard for longer than the multi handles live, and curl calls them only from inside calls the
-/// engine thread makes.
+/// `curl_multi_wakeup`). The callbacks receive a ``CallbackContext`` unretained: this object holds
+/// every context for longer than the multi handles live, and curl calls them only from inside calls
+/// the engine thread makes. The per-turn paths read plain arrays (``multis``, the timer deadlines)
+/// rather than objects, so a turn over many shards costs no reference counting.
 final class CurlEventLoop {
     enum Mode: Equatable {
         case sockets(epoll: Int32, wakeup: Int32)
         case polling
     }
 
-    /// One multi handle and what curl last told its callbacks.
-    final class Shard {
-        let index: Int32
-        let multi: UnsafeMutableRawPointer
+    /// What curl's callbacks get as their user pointer: which shard is calling, and the loop.
+    final class CallbackContext {
+        let shard: Int32
         unowned let loop: CurlEventLoop
-        /// When curl next wants `CURL_SOCKET_TIMEOUT` on this multi handle; `nil` when it has no timer.
-        var timerDeadline: ContinuousClock.Instant?
 
-        init(index: Int32, multi: UnsafeMutableRawPointer, loop: CurlEventLoop) {
-            self.index = index
-            self.multi = multi
+        init(shard: Int32, loop: CurlEventLoop) {
+            self.shard = shard
             self.loop = loop
         }
     }
@@ -45,8 +42,11 @@ final class CurlEventLoop {
     let mode: Mode
     /// Each multi handle's `CURLMOPT_MAXCONNECTS`.
     let maxConnections: Int
-    /// At least one; exactly one in the polling mode.
-    private(set) var shards: [Shard] = []
+    /// The multi handles, by shard index: at least one, exactly one in the polling mode.
+    private(set) var multis: [UnsafeMutableRawPointer] = []
+    private var contexts: [CallbackContext] = []
+    /// When curl next wants `CURL_SOCKET_TIMEOUT` on each multi handle; `nil` when it has no timer.
+    private var timerDeadlines: [ContinuousClock.Instant?] = []
     /// Descriptors registered with epoll, so the socket callback knows ADD from MOD.
     private var watched = Set<Int32>()
     /// The socket curl last named for each easy handle, for ``nudge(_:shard:)``.
@@ -62,49 +62,52 @@ final class CurlEventLoop {
         self.maxConnections = max(1, maxConnections)
         let count = mode == .polling ? 1 : max(1, shardCount)
         for index in 0..<count {
-            guard let shard = makeShard(index: Int32(index)) else {
+            let context = CallbackContext(shard: Int32(index), loop: self)
+            guard let multi = makeMulti(context: context) else {
                 close()
                 return nil
             }
-            shards.append(shard)
+            multis.append(multi)
+            contexts.append(context)
+            timerDeadlines.append(nil)
         }
     }
 
-    private func makeShard(index: Int32) -> Shard? {
+    private func makeMulti(context: CallbackContext) -> UnsafeMutableRawPointer? {
         guard let multi = curl_multi_init() else { return nil }
         // The keep-alive pool: idle connections curl keeps for reuse across transfers.
         _ = CCurl_multi_setopt_long(multi, CURLMOPT_MAXCONNECTS, maxConnections)
-        let shard = Shard(index: index, multi: multi, loop: self)
-        if case .sockets = mode { Self.installCallbacks(on: shard) }
-        return shard
+        if case .sockets = mode { Self.installCallbacks(on: multi, context: context) }
+        return multi
     }
 
     /// Replaces shard `index`'s multi handle with a fresh one, which closes the connections the old
     /// one kept (``CurlShardPicker``). Only while no transfer runs on it. `false` if libcurl cannot
     /// create a multi handle; the old one then stays.
     func renew(shard index: Int) -> Bool {
-        guard shards.indices.contains(index), let fresh = makeShard(index: Int32(index)) else { return false }
-        let old = shards[index]
-        shards[index] = fresh
-        // `old` must outlive the cleanup: curl may still call its socket callback.
-        withExtendedLifetime(old) { curl_multi_cleanup(old.multi) }
+        guard multis.indices.contains(index), let fresh = makeMulti(context: contexts[index]) else { return false }
+        let old = multis[index]
+        multis[index] = fresh
+        // The old handle's callbacks (socket removals during the cleanup) still find their shard.
+        curl_multi_cleanup(old)
+        timerDeadlines[index] = nil
         return true
     }
 
-    private static func installCallbacks(on shard: Shard) {
-        let multi = shard.multi
-        let context = Unmanaged.passUnretained(shard).toOpaque()
-        _ = CCurl_multi_setopt_pointer(multi, CURLMOPT_SOCKETDATA, context)
-        _ = CCurl_multi_setopt_pointer(multi, CURLMOPT_TIMERDATA, context)
-        _ = CCurl_multi_setopt_socket_callback(multi) { easy, fd, what, context, _ in
-            guard let context else { return -1 }
-            let shard = Unmanaged<Shard>.fromOpaque(context).takeUnretainedValue()
-            shard.loop.watch(fd: Int32(fd), what: what, easy: easy, shard: shard.index)
+    private static func installCallbacks(on multi: UnsafeMutableRawPointer, context: CallbackContext) {
+        let pointer = Unmanaged.passUnretained(context).toOpaque()
+        _ = CCurl_multi_setopt_pointer(multi, CURLMOPT_SOCKETDATA, pointer)
+        _ = CCurl_multi_setopt_pointer(multi, CURLMOPT_TIMERDATA, pointer)
+        _ = CCurl_multi_setopt_socket_callback(multi) { easy, fd, what, pointer, _ in
+            guard let pointer else { return -1 }
+            let context = Unmanaged<CallbackContext>.fromOpaque(pointer).takeUnretainedValue()
+            context.loop.watch(fd: Int32(fd), what: what, easy: easy, shard: context.shard)
             return 0
         }
-        _ = CCurl_multi_setopt_timer_callback(multi) { _, timeoutMs, context in
-            guard let context else { return -1 }
-            Unmanaged<Shard>.fromOpaque(context).takeUnretainedValue().setTimer(timeoutMs: timeoutMs)
+        _ = CCurl_multi_setopt_timer_callback(multi) { _, timeoutMs, pointer in
+            guard let pointer else { return -1 }
+            let context = Unmanaged<CallbackContext>.fromOpaque(pointer).takeUnretainedValue()
+            context.loop.setTimer(shard: Int(context.shard), timeoutMs: timeoutMs)
             return 0
         }
     }
@@ -132,7 +135,7 @@ final class CurlEventLoop {
             CCurl_wakeup_signal(wakeup)
             #endif
         case .polling:
-            curl_multi_wakeup(shards[0].multi)
+            curl_multi_wakeup(multis[0])
         }
     }
 
@@ -142,15 +145,13 @@ final class CurlEventLoop {
         var running: Int32 = 0
         switch mode {
         case .polling:
-            let multi = shards[0].multi
+            let multi = multis[0]
             if maxWaitMs > 0 { _ = curl_multi_poll(multi, nil, 0, maxWaitMs, nil) }
             _ = curl_multi_perform(multi, &running)
         case .sockets(let epoll, let wakeup):
             #if os(Linux)
             var timeout = maxWaitMs
-            for shard in shards {
-                if let deadline = shard.timerDeadline { timeout = min(timeout, Self.milliseconds(until: deadline)) }
-            }
+            if let deadline = earliestTimer() { timeout = min(timeout, Self.milliseconds(until: deadline)) }
             let capacity = Int32(readyFDs.count)
             let count = readyFDs.withUnsafeMutableBufferPointer { fds in
                 readyShards.withUnsafeMutableBufferPointer { owners in
@@ -163,22 +164,22 @@ final class CurlEventLoop {
                 let fd = readyFDs[index]
                 if fd == wakeup {
                     CCurl_wakeup_drain(wakeup)
-                } else if Int(readyShards[index]) < shards.count {
-                    _ = CCurl_multi_socket_action(shards[Int(readyShards[index])].multi, fd, readyActions[index], &running)
+                } else if Int(readyShards[index]) < multis.count {
+                    _ = CCurl_multi_socket_action(multis[Int(readyShards[index])], fd, readyActions[index], &running)
                 }
             }
             let now = ContinuousClock.now
-            for shard in shards {
-                guard let deadline = shard.timerDeadline, deadline <= now else { continue }
-                shard.timerDeadline = nil
-                _ = CCurl_multi_socket_action(shard.multi, -1, 0, &running)
+            for index in timerDeadlines.indices {
+                guard let deadline = timerDeadlines[index], deadline <= now else { continue }
+                timerDeadlines[index] = nil
+                _ = CCurl_multi_socket_action(multis[index], -1, 0, &running)
                 // curl calls the timer callback only when its next expiry *changes*. If this
                 // firing ran nothing (it came a little early, say), the expiry is unchanged and no
                 // callback comes: ask curl for its next expiry rather than lose the timer. (Timers
                 // curl drops itself are the watchdog's job, CurlEngine+Watchdog.swift.)
-                if shard.timerDeadline == nil {
+                if timerDeadlines[index] == nil {
                     var next = -1
-                    if curl_multi_timeout(shard.multi, &next) == CURLM_OK { shard.setTimer(timeoutMs: next) }
+                    if curl_multi_timeout(multis[index], &next) == CURLM_OK { setTimer(shard: index, timeoutMs: next) }
                 }
             }
             #else
@@ -193,9 +194,9 @@ final class CurlEventLoop {
     /// named no socket for it, so there is nothing to nudge.
     @discardableResult
     func nudge(_ easy: UnsafeMutableRawPointer, shard: Int) -> Bool {
-        guard let fd = socketOfHandle[easy], shards.indices.contains(shard) else { return false }
+        guard let fd = socketOfHandle[easy], multis.indices.contains(shard) else { return false }
         var running: Int32 = 0
-        _ = CCurl_multi_socket_action(shards[shard].multi, fd, 0, &running)
+        _ = CCurl_multi_socket_action(multis[shard], fd, 0, &running)
         return true
     }
 
@@ -208,8 +209,9 @@ final class CurlEventLoop {
     /// descriptors. Call once every easy handle is off its multi handle and no thread can call
     /// ``wake()`` any more.
     func close() {
-        for shard in shards { curl_multi_cleanup(shard.multi) }
-        shards.removeAll()
+        for multi in multis { curl_multi_cleanup(multi) }
+        multis.removeAll()
+        timerDeadlines.removeAll()
         #if os(Linux)
         if case .sockets(let epoll, let wakeup) = mode {
             CCurl_close(wakeup)
@@ -222,7 +224,7 @@ final class CurlEventLoop {
 
     // MARK: curl's callbacks (inside curl calls on the engine thread)
 
-    fileprivate func watch(fd: Int32, what: Int32, easy: UnsafeMutableRawPointer?, shard: Int32) {
+    private func watch(fd: Int32, what: Int32, easy: UnsafeMutableRawPointer?, shard: Int32) {
         #if os(Linux)
         guard case .sockets(let epoll, _) = mode else { return }
         if let easy { socketOfHandle[easy] = what == CURL_POLL_REMOVE ? nil : fd }
@@ -236,17 +238,22 @@ final class CurlEventLoop {
         #endif
     }
 
-    fileprivate static func milliseconds(until deadline: ContinuousClock.Instant) -> Int32 {
+    private func setTimer(shard: Int, timeoutMs: Int) {
+        guard timerDeadlines.indices.contains(shard) else { return }
+        timerDeadlines[shard] = timeoutMs < 0 ? nil : ContinuousClock.now.advanced(by: .milliseconds(timeoutMs))
+    }
+
+    private func earliestTimer() -> ContinuousClock.Instant? {
+        var earliest: ContinuousClock.Instant?
+        for case let deadline? in timerDeadlines where earliest.map({ deadline < $0 }) ?? true { earliest = deadline }
+        return earliest
+    }
+
+    private static func milliseconds(until deadline: ContinuousClock.Instant) -> Int32 {
         let left = (deadline - .now).components
         guard left.seconds >= 0, left.attoseconds >= 0 else { return 0 }
         // Round up: waking a little late is fine, waking early only to find curl's timer not due is a wasted turn.
         let ms = left.seconds * 1_000 + (left.attoseconds + 999_999_999_999_999) / 1_000_000_000_000_000
         return Int32(clamping: ms)
-    }
-}
-
-extension CurlEventLoop.Shard {
-    fileprivate func setTimer(timeoutMs: Int) {
-        timerDeadline = timeoutMs < 0 ? nil : ContinuousClock.now.advanced(by: .milliseconds(timeoutMs))
     }
 }

@@ -57,6 +57,26 @@ struct CurlEngineStateMachineTests {
         #expect(machine.counts == (active: 2, queued: 0, tracked: 2))
     }
 
+    @Test("one wake-up per turn: calls queued or cancelled before the engine's next turn begins do not wake it again")
+    func oneWakeUpPerTurn() {
+        var machine = Machine(maxActive: 8)
+        let first = machine.register(), second = machine.register(), third = machine.register()
+        #expect(machine.submit(first, "a") == .wakeEngine)
+        #expect(machine.submit(second, "b") == .queued, "the engine is woken already")
+        #expect(machine.nextTurn(now: t0).admit.map(\.call) == ["a", "b"])
+        _ = machine.turnEnded(finished: [])
+        #expect(machine.cancel(first) == .wakeEngine, "a new turn began: wake it again")
+        #expect(machine.cancel(second) == CancelAction.none)
+        #expect(machine.submit(third, "c") == .queued)
+        let turn = machine.nextTurn(now: t0)
+        #expect(turn.cancel == [first, second] && turn.admit.map(\.call) == ["c"])
+        _ = machine.turnEnded(finished: [first, second])
+        let fourth = machine.register()
+        #expect(machine.submit(fourth, "d") == .wakeEngine)
+        let wakes = machine.beginShutdown(deadline: t0 + .seconds(5))
+        #expect(wakes, "a shutdown always wakes it")
+    }
+
     @Test("cancelled before submission: the submission fails as cancelled (not sent) and nothing is queued")
     func cancelBeforeSubmit() {
         var machine = Machine(maxActive: 1)
