@@ -25,7 +25,8 @@ extension CurlEngine {
         // Past this age curl would not reuse an idle connection anyway (CURLOPT_MAXAGE_CONN).
         let idleShardAge = Duration.seconds(max(1, configuration.maxIdleConnectionSeconds))
         while true {
-            let turn = state.withLock { $0.nextTurn(now: .now) }
+            let turnStart = ContinuousClock.now
+            let turn = state.withLock { $0.nextTurn(now: turnStart) }
             var finished: [Finished] = []
             for (id, submission) in turn.admit {
                 switch CurlTransfer.make(submission, configuration: configuration, handles: handles) {
@@ -36,7 +37,7 @@ extension CurlEngine {
                         watchdog.started(id, deadline: transfer.deadline)
                         metrics.started.increment()
                     } else {
-                        shards.ended(transfer.shard, now: .now)
+                        shards.ended(transfer.shard, now: turnStart)
                         finished.append(transfer.finish(code: Int(CURLE_OUT_OF_MEMORY.rawValue), metrics: metrics))
                     }
                 case .failure(let error):
@@ -45,12 +46,12 @@ extension CurlEngine {
             }
             for id in turn.cancel {
                 guard let transfer = active.removeValue(forKey: id) else { continue }
-                remove(transfer, events: events, watchdog: &watchdog, shards: &shards)
+                remove(transfer, events: events, watchdog: &watchdog, shards: &shards, now: turnStart)
                 finished.append(transfer.finishCancelled(metrics: metrics))
             }
             if turn.abortActive {
                 for transfer in active.values {
-                    remove(transfer, events: events, watchdog: &watchdog, shards: &shards)
+                    remove(transfer, events: events, watchdog: &watchdog, shards: &shards, now: turnStart)
                     finished.append(transfer.finishShutdown(metrics: metrics))
                 }
                 active.removeAll()
@@ -58,7 +59,8 @@ extension CurlEngine {
             for submission in turn.expire { fail(submission, .shutdown) }
             if !turn.exit {
                 events.turn(maxWaitMs: watchdog.maxWait(turn.maxWaitMs))
-                let sweep = watchdog.sweep(now: .now)
+                let now = ContinuousClock.now
+                let sweep = watchdog.sweep(now: now)
                 for id in sweep.nudge {
                     if let transfer = active[id], events.nudge(transfer.easy, shard: transfer.shard) {
                         metrics.watchdogNudged.increment()
@@ -66,7 +68,7 @@ extension CurlEngine {
                 }
                 for id in sweep.abandon {
                     guard let transfer = active.removeValue(forKey: id) else { continue }
-                    shards.ended(transfer.shard, now: .now)
+                    shards.ended(transfer.shard, now: now)
                     finished.append(abandon(transfer, events: events))
                 }
                 var easy: UnsafeMutableRawPointer?
@@ -77,14 +79,14 @@ extension CurlEngine {
                         guard let done = easy, let transfer = CurlTransfer.owner(of: done),
                             active.removeValue(forKey: transfer.id) != nil
                         else { continue }
-                        remove(transfer, events: events, watchdog: &watchdog, shards: &shards)
+                        remove(transfer, events: events, watchdog: &watchdog, shards: &shards, now: now)
                         finished.append(transfer.finish(code: Int(code.rawValue), metrics: metrics))
                     }
                 }
-                for index in shards.shardsToRenew(now: .now, idleFor: idleShardAge) {
-                    if !events.renew(shard: index) {
-                        logger.debug("could not renew an idle curl multi handle", metadata: ["shard": "\(index)"])
-                    }
+                for index in shards.shardsToRenew(now: now, idleFor: idleShardAge) where !events.renew(shard: index) {
+                    logger.warning(
+                        "curl_multi_init failed (out of memory?): an idle multi handle keeps its connections open until it runs transfers again",
+                        metadata: ["shard": "\(index)"])
                 }
             }
             // The gauges before the callers resume: a caller that reads them after its transfer
@@ -107,12 +109,13 @@ extension CurlEngine {
 
     /// Takes a transfer off its multi handle (before its caller is answered).
     private func remove(
-        _ transfer: CurlTransfer, events: CurlEventLoop, watchdog: inout CurlWatchdog, shards: inout CurlShardPicker
+        _ transfer: CurlTransfer, events: CurlEventLoop, watchdog: inout CurlWatchdog, shards: inout CurlShardPicker,
+        now: ContinuousClock.Instant
     ) {
         curl_multi_remove_handle(events.multis[transfer.shard], transfer.easy)
         events.forget(transfer.easy)
         watchdog.ended(transfer.id)
-        shards.ended(transfer.shard, now: .now)
+        shards.ended(transfer.shard, now: now)
     }
 
     /// The watchdog gave up on a transfer curl kept a second past its deadline: fail it as timed out.
