@@ -33,7 +33,7 @@ struct EventLoopTests {
     func mixedWorkload(socketEvents: Bool) async throws {
         var configuration = CurlHTTPClient.Configuration.forTests
         configuration.socketEvents = socketEvents
-        // The socket loop then spreads the 200 calls over 13 multi handles (the portable loop has one).
+        // The socket loop then spreads the 200 calls over up to 13 multi handles (the portable loop has one).
         configuration.transfersPerShard = 16
         let refusedPort = try ProcessInfoHelpers.closedPort()
         try await withServerAndClient(configuration) { server, client in
