@@ -35,18 +35,20 @@ struct ShardTests {
     @Test("16 calls held open together spread over 4 shards whose pools keep 4 connections each: a second wave reuses all 16")
     func eachShardKeepsItsOwnConnections() async throws {
         try await withServerAndClient(Self.shardedConfiguration) { server, client in
-            // Each wave holds 16 calls open together (the server answers after a second, and the
-            // wave waits until it sees all 16), so each call needs a connection of its own.
+            // Each wave holds 16 calls open together (the server answers none until it has all
+            // 16), so each call needs a connection of its own.
             func wave() async throws -> [Bool] {
-                try await withThrowingTaskGroup(of: Bool.self) { group in
+                server.stats.closeGate()
+                return try await withThrowingTaskGroup(of: Bool.self) { group in
                     for _ in 0..<16 {
                         group.addTask {
-                            let response = try await client.send(.init(url: server.url("/delay/1000")))
+                            let response = try await client.send(.init(url: server.url("/gate")))
                             #expect(response.bodyText == "ok")
                             return response.connectionReused
                         }
                     }
                     #expect(await eventually { server.stats.snapshot.activeRequests == 16 })
+                    server.stats.openGate()
                     return try await group.reduce(into: []) { $0.append($1) }
                 }
             }
@@ -74,10 +76,11 @@ struct ShardTests {
         try await withServerAndClient(configuration) { server, client in
             try await withThrowingTaskGroup(of: Void.self) { group in
                 for _ in 0..<8 {
-                    group.addTask { _ = try await client.send(.init(url: server.url("/delay/1000"))) }
+                    group.addTask { _ = try await client.send(.init(url: server.url("/gate"))) }
                 }
                 // All 8 open together: 4 on each of the first two shards.
                 #expect(await eventually { server.stats.snapshot.activeRequests == 8 })
+                server.stats.openGate()
                 try await group.waitForAll()
             }
             #expect(server.stats.snapshot.accepted == 8)

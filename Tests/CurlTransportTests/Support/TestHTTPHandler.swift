@@ -73,6 +73,16 @@ final class TestHTTPHandler: ChannelInboundHandler {
                 guard context.channel.isActive else { return }
                 handler.respond(context: context, status: .ok, body: Array("ok".utf8))
             }
+        case "gate":
+            let bound = NIOLoopBound((self, context), eventLoop: context.eventLoop)
+            let eventLoop = context.eventLoop
+            stats.whenGateOpens {
+                eventLoop.execute {
+                    let (handler, context) = bound.value
+                    guard context.channel.isActive else { return }
+                    handler.respond(context: context, status: .ok, body: Array("ok".utf8))
+                }
+            }
         case "hang":
             break
         case "reset":

@@ -14,11 +14,37 @@ final class ServerStats: Sendable {
     }
 
     private let values = Mutex(Values())
+    /// `/gate`'s gate: whether it is open, and the answers held until it opens.
+    private let gate = Mutex<(open: Bool, held: [@Sendable () -> Void])>((false, []))
 
     var snapshot: Values { values.withLock { $0 } }
 
     func update(_ body: (inout Values) -> Void) {
         values.withLock { body(&$0) }
+    }
+
+    /// Lets every held `/gate` request answer, and later ones answer at once, until ``closeGate()``.
+    func openGate() {
+        let held = gate.withLock { state -> [@Sendable () -> Void] in
+            state.open = true
+            defer { state.held.removeAll() }
+            return state.held
+        }
+        for answer in held { answer() }
+    }
+
+    /// Makes `/gate` requests wait for the next ``openGate()``.
+    func closeGate() {
+        gate.withLock { $0.open = false }
+    }
+
+    /// Runs `answer` now if the gate is open, else when it opens.
+    func whenGateOpens(_ answer: @escaping @Sendable () -> Void) {
+        let openNow = gate.withLock { state -> Bool in
+            if !state.open { state.held.append(answer) }
+            return state.open
+        }
+        if openNow { answer() }
     }
 }
 
@@ -30,6 +56,8 @@ final class ServerStats: Sendable {
 /// - `/bytes/N`: N bytes of a fixed binary pattern, with Content-Length
 /// - `/chunked/N`: the same bytes, chunked (no Content-Length)
 /// - `/delay/MS`: `ok` after MS milliseconds
+/// - `/gate`: `ok` once the test opens the gate (``ServerStats/openGate()``); holds calls open
+///   for exactly as long as a test needs, however slowly the machine runs
 /// - `/hang`: never answers
 /// - `/reset`: promises 1000 bytes, sends 10, then closes with SO_LINGER 0 (a TCP RST)
 final class TestHTTPServer: Sendable {
