@@ -74,7 +74,7 @@ extension CurlEngine {
                 var easy: UnsafeMutableRawPointer?
                 var code = CURLE_OK
                 // Only shards with transfers on them can have finished ones.
-                for index in shards.load.indices where shards.load[index] > 0 {
+                for index in shards.busy {
                     while CCurl_multi_next_done(events.multis[index], &easy, &code) == 1 {
                         guard let done = easy, let transfer = CurlTransfer.owner(of: done),
                             active.removeValue(forKey: transfer.id) != nil

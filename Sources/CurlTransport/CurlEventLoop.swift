@@ -45,8 +45,12 @@ final class CurlEventLoop {
     /// The multi handles, by shard index: at least one, exactly one in the polling mode.
     private(set) var multis: [UnsafeMutableRawPointer] = []
     private var contexts: [CallbackContext] = []
-    /// When curl next wants `CURL_SOCKET_TIMEOUT` on each multi handle; `nil` when it has no timer.
-    private var timerDeadlines: [ContinuousClock.Instant?] = []
+    /// When curl next wants `CURL_SOCKET_TIMEOUT` on each multi handle, for the shards in
+    /// ``armedTimers``. A set beside plain values rather than an array of optionals: every turn
+    /// looks at the timers, and this way it looks only at the armed ones.
+    private var timerDeadlines: [ContinuousClock.Instant] = []
+    /// The shards whose multi handle has a timer running.
+    private var armedTimers = CurlShardSet()
     /// Descriptors registered with epoll, so the socket callback knows ADD from MOD.
     private var watched = Set<Int32>()
     /// The socket curl last named for each easy handle, for ``nudge(_:shard:)``.
@@ -69,7 +73,7 @@ final class CurlEventLoop {
             }
             multis.append(multi)
             contexts.append(context)
-            timerDeadlines.append(nil)
+            timerDeadlines.append(.now)
         }
     }
 
@@ -90,7 +94,7 @@ final class CurlEventLoop {
         multis[index] = fresh
         // The old handle's callbacks (socket removals during the cleanup) still find their shard.
         curl_multi_cleanup(old)
-        timerDeadlines[index] = nil
+        armedTimers.remove(index)
         return true
     }
 
@@ -168,16 +172,16 @@ final class CurlEventLoop {
                     _ = CCurl_multi_socket_action(multis[Int(readyShards[index])], fd, readyActions[index], &running)
                 }
             }
+            guard !armedTimers.isEmpty else { return }
             let now = ContinuousClock.now
-            for index in timerDeadlines.indices {
-                guard let deadline = timerDeadlines[index], deadline <= now else { continue }
-                timerDeadlines[index] = nil
+            for index in armedTimers where timerDeadlines[index] <= now {
+                armedTimers.remove(index)
                 _ = CCurl_multi_socket_action(multis[index], -1, 0, &running)
                 // curl calls the timer callback only when its next expiry *changes*. If this
                 // firing ran nothing (it came a little early, say), the expiry is unchanged and no
                 // callback comes: ask curl for its next expiry rather than lose the timer. (Timers
                 // curl drops itself are the watchdog's job, CurlEngine+Watchdog.swift.)
-                if timerDeadlines[index] == nil {
+                if !armedTimers.contains(index) {
                     var next = -1
                     if curl_multi_timeout(multis[index], &next) == CURLM_OK { setTimer(shard: index, timeoutMs: next) }
                 }
@@ -212,6 +216,7 @@ final class CurlEventLoop {
         for multi in multis { curl_multi_cleanup(multi) }
         multis.removeAll()
         timerDeadlines.removeAll()
+        armedTimers = CurlShardSet()
         #if os(Linux)
         if case .sockets(let epoll, let wakeup) = mode {
             CCurl_close(wakeup)
@@ -240,13 +245,16 @@ final class CurlEventLoop {
 
     private func setTimer(shard: Int, timeoutMs: Int) {
         guard timerDeadlines.indices.contains(shard) else { return }
-        timerDeadlines[shard] = timeoutMs < 0 ? nil : ContinuousClock.now.advanced(by: .milliseconds(timeoutMs))
+        if timeoutMs < 0 {
+            armedTimers.remove(shard)
+        } else {
+            timerDeadlines[shard] = ContinuousClock.now.advanced(by: .milliseconds(timeoutMs))
+            armedTimers.insert(shard)
+        }
     }
 
     private func earliestTimer() -> ContinuousClock.Instant? {
-        var earliest: ContinuousClock.Instant?
-        for case let deadline? in timerDeadlines where earliest.map({ deadline < $0 }) ?? true { earliest = deadline }
-        return earliest
+        armedTimers.lazy.map { self.timerDeadlines[$0] }.min()
     }
 
     private static func milliseconds(until deadline: ContinuousClock.Instant) -> Int32 {

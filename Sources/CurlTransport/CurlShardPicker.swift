@@ -20,25 +20,36 @@
 /// that has run none for the keep-alive age is due for renewal (``shardsToRenew(now:idleFor:)``):
 /// the engine replaces its multi handle, which closes those connections.
 struct CurlShardPicker {
+    /// Shards at most: the sets of busy and idle shards are bits of one `UInt64`.
+    static let maxShards = 64
+
     /// Transfers a shard takes before the next one is used.
     let capacity: Int
     /// Transfers running on each shard.
     private(set) var load: [Int]
-    /// Since when each shard has had no transfer, if it has had any since it was created or renewed.
-    private var idleSince: [ContinuousClock.Instant?]
+    /// The shards running at least one transfer. The engine's per-turn work (collecting finished
+    /// transfers) visits these only, so a quiet engine with many shards costs what one with a
+    /// single shard does.
+    private(set) var busy = CurlShardSet()
+    /// The shards after the first that have run transfers and run none now, waiting for renewal.
+    private var idle = CurlShardSet()
+    /// Since when each shard in ``idle`` has had no transfer.
+    private var idleSince: [ContinuousClock.Instant]
 
+    /// `shards` is clamped to 1...``maxShards``.
     init(shards: Int, capacity: Int) {
+        let count = min(Self.maxShards, max(1, shards))
         self.capacity = max(1, capacity)
-        self.load = Array(repeating: 0, count: max(1, shards))
-        self.idleSince = Array(repeating: nil, count: max(1, shards))
+        self.load = Array(repeating: 0, count: count)
+        self.idleSince = Array(repeating: .now, count: count)
     }
 
     /// How many shards an engine allowing `maxConcurrentTransfers` needs so that none runs more
-    /// than `capacity` transfers, at most `limit`.
+    /// than `capacity` transfers, at most `limit` (and at most ``maxShards``).
     static func shardCount(maxConcurrentTransfers: Int, capacity: Int, limit: Int) -> Int {
         let capacity = max(1, capacity)
         let needed = (max(1, maxConcurrentTransfers) + capacity - 1) / capacity
-        return min(max(1, limit), needed)
+        return min(max(1, min(limit, maxShards)), needed)
     }
 
     /// The shard for a transfer that starts now; counted as running there.
@@ -52,7 +63,8 @@ struct CurlShardPicker {
             if load[index] < load[chosen] { chosen = index }
         }
         load[chosen] += 1
-        idleSince[chosen] = nil
+        busy.insert(chosen)
+        idle.remove(chosen)
         return chosen
     }
 
@@ -60,18 +72,51 @@ struct CurlShardPicker {
     mutating func ended(_ shard: Int, now: ContinuousClock.Instant) {
         guard load.indices.contains(shard), load[shard] > 0 else { return }
         load[shard] -= 1
-        if load[shard] == 0 { idleSince[shard] = now }
+        guard load[shard] == 0 else { return }
+        busy.remove(shard)
+        if shard > 0 {
+            idle.insert(shard)
+            idleSince[shard] = now
+        }
     }
 
     /// The shards after the first that have run transfers but none for `idleFor` up to `now`:
-    /// renew them. Each is reported once, until it runs a transfer again.
+    /// renew them. Each is reported once, until it runs a transfer again. Costs nothing while no
+    /// shard waits (every turn asks).
     mutating func shardsToRenew(now: ContinuousClock.Instant, idleFor: Duration) -> [Int] {
+        guard !idle.isEmpty else { return [] }
         var due: [Int] = []
-        for index in load.indices.dropFirst() {
-            guard load[index] == 0, let since = idleSince[index], now - since >= idleFor else { continue }
-            idleSince[index] = nil
+        for index in idle where now - idleSince[index] >= idleFor {
+            idle.remove(index)
             due.append(index)
         }
         return due
+    }
+}
+
+/// A set of shard indices below 64 as the bits of one word: membership, insertion and removal
+/// without allocation, and iteration over the members only, in ascending order.
+struct CurlShardSet: Sequence, Equatable {
+    private var bits: UInt64 = 0
+
+    var isEmpty: Bool { bits == 0 }
+
+    mutating func insert(_ shard: Int) { bits |= 1 << UInt64(shard) }
+
+    mutating func remove(_ shard: Int) { bits &= ~(1 << UInt64(shard)) }
+
+    func contains(_ shard: Int) -> Bool { shard >= 0 && shard < 64 && bits & (1 << UInt64(shard)) != 0 }
+
+    func makeIterator() -> Iterator { Iterator(bits: bits) }
+
+    struct Iterator: IteratorProtocol {
+        var bits: UInt64
+
+        mutating func next() -> Int? {
+            guard bits != 0 else { return nil }
+            let index = bits.trailingZeroBitCount
+            bits &= bits - 1
+            return index
+        }
     }
 }

@@ -91,3 +91,63 @@ struct CurlShardPickerTests {
         #expect(picker.shardsToRenew(now: t0 + .seconds(55), idleFor: .seconds(30)) == [1])
     }
 }
+
+/// The bit set behind the picker's busy and idle shards and the event loop's armed timers.
+@Suite("Curl shard set")
+struct CurlShardSetTests {
+    @Test("holds indices 0 to 63, iterates the members in ascending order, and forgets removed ones")
+    func membersInOrder() {
+        var set = CurlShardSet()
+        #expect(set.isEmpty)
+        for shard in [63, 5, 0, 31, 5] { set.insert(shard) }
+        #expect(Array(set) == [0, 5, 31, 63])
+        set.remove(5)
+        set.remove(7)
+        #expect(Array(set) == [0, 31, 63])
+        #expect(set.contains(63) && set.contains(0) && !set.contains(5))
+        #expect(!set.contains(-1) && !set.contains(64), "out of range is never a member")
+        for shard in [0, 31, 63] { set.remove(shard) }
+        #expect(set.isEmpty)
+    }
+
+    @Test("removing the current member while iterating still visits every member once")
+    func removalDuringIteration() {
+        var set = CurlShardSet()
+        for shard in 0..<64 { set.insert(shard) }
+        var seen: [Int] = []
+        for shard in set {
+            set.remove(shard)
+            seen.append(shard)
+        }
+        #expect(seen == Array(0..<64))
+        #expect(set.isEmpty)
+    }
+}
+
+extension CurlShardPickerTests {
+    @Test("busy lists exactly the shards running transfers, so a turn visits only those")
+    func busyFollowsLoad() {
+        var picker = CurlShardPicker(shards: 4, capacity: 1)
+        #expect(Array(picker.busy) == [])
+        #expect([picker.pick(), picker.pick(), picker.pick()] == [0, 1, 2])
+        #expect(Array(picker.busy) == [0, 1, 2])
+        picker.ended(1, now: t0)
+        #expect(Array(picker.busy) == [0, 2])
+        #expect(picker.pick() == 1)
+        #expect(picker.pick() == 3)
+        #expect(picker.pick() == 0, "all full: the least loaded, lowest first")
+        picker.ended(0, now: t0)
+        #expect(Array(picker.busy) == [0, 1, 2, 3], "shard 0 still runs one")
+        for shard in [0, 1, 2, 3] { picker.ended(shard, now: t0) }
+        #expect(picker.busy.isEmpty)
+    }
+
+    @Test("more shards than a set can hold are clamped to 64")
+    func clampedToSixtyFour() {
+        var picker = CurlShardPicker(shards: 500, capacity: 1)
+        #expect(picker.load.count == CurlShardPicker.maxShards)
+        for _ in 0..<64 { _ = picker.pick() }
+        #expect(Array(picker.busy) == Array(0..<64))
+        #expect(CurlShardPicker.shardCount(maxConcurrentTransfers: 100_000, capacity: 1, limit: 1_000) == 64)
+    }
+}

@@ -1,3 +1,4 @@
+import Synchronization
 import Testing
 
 @testable import PassgateServer
@@ -65,11 +66,27 @@ struct CircuitBreakerStateMachineTests {
         #expect(machine.state == .open(untilMs: 1002))
     }
 
-    @Test("the owner runs one machine per URL with its injected clock")
+    @Test("the owner runs one machine per URL, by the URL's index, with its injected clock")
     func ownerKeepsURLsApart() {
-        let breaker = CircuitBreaker(threshold: 1, openMs: 100, nowMilliseconds: { 50 })
-        breaker.record("https://a.test", failure: true)
-        #expect(breaker.permit("https://a.test") == .refused && breaker.permit("https://b.test") == .call)
-        #expect(breaker.openURLs == ["https://a.test"] && breaker.isOpen("https://a.test") && !breaker.isOpen("https://b.test"))
+        let breaker = CircuitBreaker(urls: ["https://a.test", "https://b.test"], threshold: 1, openMs: 100, nowMilliseconds: { 50 })
+        #expect(breaker.record(0, failure: true), "record answers whether the circuit is open now")
+        #expect(breaker.permit(0) == .refused && breaker.permit(1) == .call)
+        #expect(breaker.openURLs == ["https://a.test"] && breaker.isOpen(0) && !breaker.isOpen(1))
+        #expect(!breaker.record(1, failure: false))
+    }
+
+    @Test("the owner's clock decides: after openMs the URL's next call is the probe, and its success closes the circuit")
+    func ownerProbesAfterOpenMs() {
+        let clock = Atomic<Int64>(0)
+        let breaker = CircuitBreaker(urls: ["https://a.test"], threshold: 1, openMs: 100, nowMilliseconds: { clock.load(ordering: .relaxed) })
+        breaker.record(0, failure: true)
+        clock.store(99, ordering: .relaxed)
+        #expect(breaker.permit(0) == .refused)
+        clock.store(100, ordering: .relaxed)
+        #expect(breaker.permit(0) == .probe)
+        breaker.probeNotSent(0)
+        #expect(breaker.permit(0) == .probe, "a probe that never left is granted again")
+        #expect(!breaker.record(0, failure: false))
+        #expect(breaker.openURLs.isEmpty)
     }
 }

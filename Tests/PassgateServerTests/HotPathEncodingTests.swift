@@ -231,3 +231,30 @@ struct MetricsHandleTests {
         #expect(text.contains(#"passgate_http_requests_total{route="unmatched",method="M1099",status="405"} 2"#))
     }
 }
+
+extension MetricsHandleTests {
+    @Test("a provider's carrier series counts outcomes, latency and billable calls; a call of another provider or kind lands in its own series")
+    func carrierSeries() {
+        let registry = PrometheusCollectorRegistry()
+        let metrics = PassgateMetrics(factory: PrometheusMetricsFactory(registry: registry))
+        let series = metrics.carrierSeries(provider: "cmcc", operation: .phoneNumber)
+        let ok = CarrierCall(provider: "cmcc", operation: .phoneNumber, msgid: "m1", normalizedCode: "ok", billable: true, latencyMs: 12, host: "h")
+        series.record(ok)
+        series.record(ok)
+        var expired = ok
+        expired.normalizedCode = "token_expired"
+        expired.billable = false
+        series.record(expired)
+        var other = ok
+        other.provider = "jverification"
+        other.operation = .verify
+        series.record(other)
+        let text = String(decoding: registry.emitToBuffer(), as: UTF8.self)
+        #expect(text.contains(#"passgate_carrier_outcomes_total{provider="cmcc",operation="phone_number",code="ok"} 2"#), "\(text)")
+        #expect(text.contains(#"passgate_carrier_outcomes_total{provider="cmcc",operation="phone_number",code="token_expired"} 1"#))
+        #expect(text.contains(#"passgate_carrier_billable_total{provider="cmcc",operation="phone_number"} 2"#))
+        #expect(text.contains(#"passgate_carrier_latency_seconds_count{provider="cmcc",operation="phone_number"} 3"#))
+        #expect(text.contains(#"passgate_carrier_outcomes_total{provider="jverification",operation="verify",code="ok"} 1"#))
+        #expect(text.contains(#"passgate_carrier_billable_total{provider="jverification",operation="verify"} 1"#))
+    }
+}

@@ -77,7 +77,10 @@ struct PhoneNumberEndToEndTests {
             #expect(metrics.contains(#"passgate_http_requests_total{route="/v1/phone-number",method="POST",status="422"} 1"#))
             #expect(metrics.contains(#"passgate_carrier_outcomes_total{provider="cmcc",operation="phone_number",code="ok"} 1"#))
             #expect(metrics.contains(#"passgate_carrier_outcomes_total{provider="cmcc",operation="phone_number",code="token_invalid"} 1"#))
-            #expect(metrics.contains("passgate_carrier_latency_seconds_bucket"))
+            #expect(metrics.contains(#"passgate_carrier_latency_seconds_count{provider="cmcc",operation="phone_number"} 2"#), "\(metrics)")
+            // The carrier bills the success only: its token_invalid answer is not a billable one.
+            #expect(metrics.contains(#"passgate_carrier_billable_total{provider="cmcc",operation="phone_number"} 1"#), "\(metrics)")
+            #expect(!metrics.contains(#"passgate_carrier_billable_total{provider="cmcc",operation="verify"} 1"#))
             #expect(metrics.contains("passgate_transport_"))
         }
     }

@@ -1,4 +1,5 @@
 import PassgateCore
+import CoreMetrics
 import Foundation
 import Logging
 import PassgateAudit
@@ -18,7 +19,6 @@ protocol CarrierGateway: Sendable {
 /// the provider only prepares the call (`CarrierProvider`) and reads its reply.
 struct ProviderGateway: CarrierGateway {
     let registry: ProviderRegistry
-    let providers: [String: ProviderSettings]
     let transport: any CarrierTransport
     let clock: any WallClock
     let metrics: PassgateMetrics
@@ -26,8 +26,8 @@ struct ProviderGateway: CarrierGateway {
     /// Whether calls land in the audit log; then a successful call's log line would repeat its
     /// audit line and is written at debug (see `record`).
     let auditsCalls: Bool
-    let breakers: [String: CircuitBreaker]
-    let limiters: [String: CallLimiter]
+    /// Per provider id, everything its calls need, resolved once.
+    let lanes: [String: Lane]
 
     init(
         registry: ProviderRegistry, providers: [String: ProviderSettings], transport: any CarrierTransport, clock: any WallClock = SystemWallClock(),
@@ -35,19 +35,12 @@ struct ProviderGateway: CarrierGateway {
         nowMilliseconds: @escaping @Sendable () -> Int64 = MemoryStateStore.monotonicMilliseconds
     ) {
         self.registry = registry
-        self.providers = providers
         self.transport = transport
         self.clock = clock
         self.metrics = metrics
         self.audit = audit
         auditsCalls = !(audit is NoAuditSink)
-        breakers = providers.mapValues { CircuitBreaker(threshold: $0.circuitFailureThreshold, openMs: $0.circuitOpenMs, nowMilliseconds: nowMilliseconds) }
-        limiters = providers.mapValues { provider in
-            metrics.registerCallCap(provider: provider.id)
-            return CallLimiter(limit: provider.maxConcurrentCalls, maxWait: .milliseconds(provider.callQueueTimeoutMs)) { waiting in
-                metrics.recordQueuedCalls(provider: provider.id, waiting: waiting)
-            }
-        }
+        lanes = providers.mapValues { Lane(provider: $0, metrics: metrics, nowMilliseconds: nowMilliseconds) }
     }
 
     func phoneNumber(app: AppSettings, token: String, logger: Logger) async -> CarrierExchange<PhoneNumberOutcome> {
@@ -90,39 +83,36 @@ struct ProviderGateway: CarrierGateway {
     private func withFailover<Value>(
         app: AppSettings, logger: Logger, call: (ProviderEndpoint) async -> (CarrierExchange<Value>, String?)
     ) async -> CarrierExchange<Value> {
-        guard let provider = providers[app.provider], !provider.baseURLs.isEmpty else {
+        guard let lane = lanes[app.provider], !lane.endpoints.isEmpty else {
             return CarrierExchange(call: nil, result: .failure(.internalError("provider \(app.provider) has no base URL configured")))
         }
-        let breaker = breakers[app.provider], limiter = limiters[app.provider]
+        let breaker = lane.breaker, limiter = lane.limiter
         var last: CarrierExchange<Value>?
-        for (index, base) in provider.baseURLs.enumerated() {
-            let endpoint = ProviderEndpoint(
-                baseURL: base, connectTimeoutMs: provider.connectTimeoutMs, timeoutMs: provider.timeoutMs,
-                options: CarrierHTTPRequest.Options(caFile: provider.caFile, proxy: provider.proxy))
-            let permit = breaker?.permit(base) ?? .call
+        for (index, endpoint) in lane.endpoints.enumerated() {
+            let permit = breaker.permit(index)
             guard permit != .refused else { continue }
-            if let limiter, await limiter.acquire() == .timedOut {
+            if await limiter.acquire() == .timedOut {
                 // A probe that never left taught nothing: without this the circuit would stay
                 // half-open and the URL be skipped until a restart.
-                if permit == .probe { breaker?.probeNotSent(base) }
+                if permit == .probe { breaker.probeNotSent(index) }
                 // Not sent, so the next base URL would not help: it shares this provider's cap.
-                metrics.recordQueueTimeout(provider: provider.id)
-                return Self.callCapReached(provider, host: endpoint.host)
+                metrics.recordQueueTimeout(provider: lane.settings.id)
+                return Self.callCapReached(lane.settings, host: endpoint.host)
             }
             let (exchange, masked) = await call(endpoint)
-            limiter?.release()
-            breaker?.record(base, failure: Self.isCarrierSideFailure(exchange))
-            metrics.recordCircuit(provider: provider.id, host: endpoint.host, open: breaker?.isOpen(base) ?? false)
-            record(exchange.call, appId: app.appId, masked: masked, logger: logger)
+            limiter.release()
+            let open = breaker.record(index, failure: Self.isCarrierSideFailure(exchange))
+            lane.circuitGauges[index].record(open ? 1 : 0)
+            record(exchange.call, lane: lane, appId: app.appId, masked: masked, logger: logger)
             last = exchange
             guard case .failure(let error) = exchange.result, case .transport(let failure) = error.reason,
-                !failure.kind.mayHaveBeenDelivered, index + 1 < provider.baseURLs.count
+                !failure.kind.mayHaveBeenDelivered, index + 1 < lane.endpoints.count
             else { return exchange }
             logger.warning("carrier not reachable, trying the next base URL", metadata: [
-                "host": .string(endpoint.host), "failure": .string(failure.kind.rawValue), "next": .string(provider.baseURLs[index + 1]),
+                "host": .string(endpoint.host), "failure": .string(failure.kind.rawValue), "next": .string(lane.endpoints[index + 1].baseURL),
             ])
         }
-        return last ?? Self.allCircuitsOpen(provider)
+        return last ?? Self.allCircuitsOpen(lane.settings)
     }
 
     /// Whether a call says the carrier's side is in trouble, which is what the circuit counts: the
@@ -165,7 +155,7 @@ struct ProviderGateway: CarrierGateway {
     }
 
     /// Base URLs whose circuit is not closed, per provider (for `/readyz`).
-    var openCircuits: [String] { breakers.values.flatMap(\.openURLs).sorted() }
+    var openCircuits: [String] { lanes.values.flatMap(\.breaker.openURLs).sorted() }
 
     /// One line per carrier call: what billing reconciliation and on-call need, no token, masked number;
     /// and one audit record (no number at all). The request's id and client come from the logger
@@ -175,9 +165,9 @@ struct ProviderGateway: CarrierGateway {
     /// log is off. A success that the audit log records is at debug: its audit line already holds
     /// every field but the masked number, which the request's own line carries, and a second info
     /// line per request would cost more CPU than the rest of Passgate's own work on it.
-    private func record(_ call: CarrierCall?, appId: String, masked: String?, logger: Logger) {
+    private func record(_ call: CarrierCall?, lane: Lane, appId: String, masked: String?, logger: Logger) {
         guard let call else { return }
-        metrics.recordCarrierCall(call)
+        lane.series(call.operation).record(call)
         audit.record(AuditRecord(
             requestId: logger[metadataKey: "requestId"]?.description ?? "-", client: logger[metadataKey: "client"]?.description ?? "-",
             appId: appId, call: call

@@ -2,54 +2,52 @@ import Synchronization
 
 /// The circuits of a provider's base URLs: a thin, thread-safe owner of one
 /// `CircuitBreakerStateMachine` per URL, reading the injected clock once per event.
+///
+/// URLs are addressed by their index in the provider's list, fixed when the breaker is made: every
+/// carrier call passes through here two or three times, and an index costs no hashing of the URL.
 final class CircuitBreaker: Sendable {
     typealias Permit = CircuitBreakerStateMachine.Permit
 
-    let threshold: Int
-    let openMs: Int
+    /// The provider's base URLs, in order; an event's index points into this list.
+    let urls: [String]
     private let now: @Sendable () -> Int64
     // `Mutex`: each event is one small state transition, never held across an await.
-    private let machines = Mutex<[String: CircuitBreakerStateMachine]>([:])
+    private let machines: Mutex<[CircuitBreakerStateMachine]>
 
-    init(threshold: Int, openMs: Int, nowMilliseconds: @escaping @Sendable () -> Int64) {
-        self.threshold = threshold
-        self.openMs = openMs
+    init(urls: [String], threshold: Int, openMs: Int, nowMilliseconds: @escaping @Sendable () -> Int64) {
+        self.urls = urls
         self.now = nowMilliseconds
+        self.machines = Mutex(urls.map { _ in CircuitBreakerStateMachine(threshold: threshold, openMs: openMs) })
     }
 
-    /// Whether a call to `url` may go out now, and whether it is the probe.
-    func permit(_ url: String) -> Permit {
+    /// Whether a call to the URL at `index` may go out now, and whether it is the probe.
+    func permit(_ index: Int) -> Permit {
         let time = now()
-        return update(url) { $0.permit(nowMs: time) }
+        return machines.withLock { $0[index].permit(nowMs: time) }
     }
 
-    /// Records a call's result; `failure` as `CircuitBreakerStateMachine.record` defines it.
-    func record(_ url: String, failure: Bool) {
+    /// Records a call's result (`failure` as `CircuitBreakerStateMachine.record` defines it) and
+    /// returns whether the URL's circuit is open or half-open afterwards.
+    @discardableResult
+    func record(_ index: Int, failure: Bool) -> Bool {
         let time = now()
-        update(url) { $0.record(failure: failure, nowMs: time) }
+        return machines.withLock { machines in
+            machines[index].record(failure: failure, nowMs: time)
+            return !machines[index].isClosed
+        }
     }
 
     /// A permitted probe was not sent after all.
-    func probeNotSent(_ url: String) {
+    func probeNotSent(_ index: Int) {
         let time = now()
-        update(url) { $0.probeNotSent(nowMs: time) }
+        machines.withLock { $0[index].probeNotSent(nowMs: time) }
     }
 
-    func state(_ url: String) -> CircuitBreakerStateMachine.State {
-        machines.withLock { $0[url]?.state ?? .closed(failures: 0) }
-    }
-
-    /// Whether `url`'s circuit is open or half-open (not taking ordinary traffic).
-    func isOpen(_ url: String) -> Bool { machines.withLock { !($0[url]?.isClosed ?? true) } }
+    /// Whether the URL at `index` has its circuit open or half-open (not taking ordinary traffic).
+    func isOpen(_ index: Int) -> Bool { machines.withLock { !$0[index].isClosed } }
 
     /// URLs whose circuit is not closed, for `/readyz` details.
     var openURLs: [String] {
-        machines.withLock { machines in machines.filter { !$0.value.isClosed }.keys.sorted() }
-    }
-
-    private func update<Result>(_ url: String, _ event: (inout CircuitBreakerStateMachine) -> Result) -> Result {
-        machines.withLock { machines in
-            event(&machines[url, default: CircuitBreakerStateMachine(threshold: threshold, openMs: openMs)])
-        }
+        machines.withLock { machines in machines.indices.filter { !machines[$0].isClosed }.map { urls[$0] } }.sorted()
     }
 }

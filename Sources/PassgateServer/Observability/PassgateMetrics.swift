@@ -9,7 +9,7 @@ import Synchronization
 struct PassgateMetrics: Sendable {
     let factory: any MetricsFactory
     let inFlight: Meter
-    private let handles = Handles()
+    fileprivate let handles = Handles()
 
     init(factory: any MetricsFactory) {
         self.factory = factory
@@ -23,19 +23,52 @@ struct PassgateMetrics: Sendable {
             .recordNanoseconds(Self.nanoseconds(duration))
     }
 
-    /// Outcomes by provider, operation and normalized code; latency; billable calls.
-    func recordCarrierCall(_ call: CarrierCall) {
-        let provider = ("provider", call.provider), operation = ("operation", call.operation.rawValue)
-        handles.counter(factory, "passgate_carrier_outcomes_total", provider, operation, ("code", call.normalizedCode)).increment()
-        handles.timer(factory, "passgate_carrier_latency_seconds", provider, operation).recordNanoseconds(Int64(call.latencyMs * 1_000_000))
-        if call.billable {
-            handles.counter(factory, "passgate_carrier_billable_total", provider, operation).increment()
+    /// The series of one provider's calls of one kind, made once (``ProviderGateway`` keeps them per
+    /// provider): a carrier call then costs one lookup, of its outcome code, instead of one per series.
+    /// A class for the same reason as the gateway's `Lane`: handed around without copying its fields.
+    final class CarrierSeries: Sendable {
+        let provider: String
+        let operation: CarrierCall.Operation
+        let latency: Timer
+        let billable: Counter
+        fileprivate let metrics: PassgateMetrics
+
+        fileprivate init(provider: String, operation: CarrierCall.Operation, latency: Timer, billable: Counter, metrics: PassgateMetrics) {
+            self.provider = provider
+            self.operation = operation
+            self.latency = latency
+            self.billable = billable
+            self.metrics = metrics
+        }
+
+        /// Outcome by normalized code, latency, and the call if it is billable. `call` is of this
+        /// series' provider and operation.
+        func record(_ call: CarrierCall) {
+            guard call.provider == provider, call.operation == operation else {
+                return metrics.carrierSeries(provider: call.provider, operation: call.operation).record(call)
+            }
+            metrics.handles.counter(
+                metrics.factory, "passgate_carrier_outcomes_total", ("provider", provider), ("operation", operation.rawValue),
+                ("code", call.normalizedCode)
+            ).increment()
+            latency.recordNanoseconds(Int64(call.latencyMs * 1_000_000))
+            if call.billable { billable.increment() }
         }
     }
 
-    /// 1 while a base URL's circuit is open or half-open, else 0.
-    func recordCircuit(provider: String, host: String, open: Bool) {
-        handles.gauge(factory, "passgate_carrier_circuit_open", ("provider", provider), ("host", host)).record(open ? 1 : 0)
+    /// The series for `provider`'s calls of kind `operation`.
+    func carrierSeries(provider: String, operation: CarrierCall.Operation) -> CarrierSeries {
+        let dimensions = [("provider", provider), ("operation", operation.rawValue)]
+        return CarrierSeries(
+            provider: provider, operation: operation,
+            latency: Timer(label: "passgate_carrier_latency_seconds", dimensions: dimensions, factory: factory),
+            billable: Counter(label: "passgate_carrier_billable_total", dimensions: dimensions, factory: factory),
+            metrics: self)
+    }
+
+    /// 1 while a base URL's circuit is open or half-open, else 0: the gauge for one base URL.
+    func circuitGauge(provider: String, host: String) -> Gauge {
+        handles.gauge(factory, "passgate_carrier_circuit_open", ("provider", provider), ("host", host))
     }
 
     /// Exports the call cap's series at 0 from the start, so that dashboards and alerts find them
@@ -75,7 +108,7 @@ struct PassgateMetrics: Sendable {
     /// Counters, timers and gauges by label and dimensions, made once. Creating a `Counter` asks the
     /// Prometheus registry every time (its lock, name validation, a label lookup), on every
     /// request, for series that number in the dozens.
-    private final class Handles: Sendable {
+    fileprivate final class Handles: Sendable {
         private let counters = Cache<Counter>()
         private let timers = Cache<Timer>()
         private let gauges = Cache<Gauge>()
