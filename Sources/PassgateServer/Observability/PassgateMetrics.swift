@@ -58,11 +58,11 @@ struct PassgateMetrics: Sendable {
 
     /// The series for `provider`'s calls of kind `operation`.
     func carrierSeries(provider: String, operation: CarrierCall.Operation) -> CarrierSeries {
-        let dimensions = [("provider", provider), ("operation", operation.rawValue)]
+        let provider = ("provider", provider), kind = ("operation", operation.rawValue)
         return CarrierSeries(
-            provider: provider, operation: operation,
-            latency: Timer(label: "passgate_carrier_latency_seconds", dimensions: dimensions, factory: factory),
-            billable: Counter(label: "passgate_carrier_billable_total", dimensions: dimensions, factory: factory),
+            provider: provider.1, operation: operation,
+            latency: handles.timer(factory, "passgate_carrier_latency_seconds", provider, kind),
+            billable: handles.counter(factory, "passgate_carrier_billable_total", provider, kind),
             metrics: self)
     }
 
