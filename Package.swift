@@ -169,6 +169,7 @@ let package = Package(
             name: "PassgateState",
             dependencies: [
                 "OpenSSLCrypto",
+                "PassgateCore",
                 "CHiredis",
                 "DedicatedThreads",
                 .product(name: "Logging", package: "swift-log"),

@@ -97,7 +97,7 @@ public struct LogSettings: Sendable, Equatable {
 }
 
 /// `state:` - where replay-cache entries live.
-public struct StateSettings: Sendable, Equatable {
+public struct StateSettings: Sendable, Equatable, RedactedDescription {
     public enum Backend: String, Sendable, CaseIterable { case memory, redis }
 
     public var backend: Backend = .memory
@@ -111,10 +111,20 @@ public struct StateSettings: Sendable, Equatable {
     public var replayKey: [UInt8]?
 
     public init() {}
+
+    /// The Redis password and the replay key are secrets; the URL is left out as well, in case a
+    /// password was typed into it (the reader refuses one only when the backend is Redis).
+    public var redactedFields: [(label: String, value: String)] {
+        [
+            ("backend", backend.rawValue), ("redisUsername", redisUsername ?? "default"),
+            ("redisPassword", redisPassword == nil ? "none" : "set"), ("replayTTLSeconds", "\(replayTTLSeconds)"),
+            ("replayKey", replayKey == nil ? "generated" : "set"),
+        ]
+    }
 }
 
 /// `providers.<id>:` - how to reach a carrier.
-public struct ProviderSettings: Sendable, Equatable {
+public struct ProviderSettings: Sendable, Equatable, RedactedDescription {
     public var id: String
     /// Tried in order (fail-over only when a request provably never left).
     public var baseURLs: [String]
@@ -146,6 +156,14 @@ public struct ProviderSettings: Sendable, Equatable {
     public init(id: String, baseURLs: [String]) {
         self.id = id
         self.baseURLs = baseURLs
+    }
+
+    /// The proxy URL may carry credentials: only whether one is set.
+    public var redactedFields: [(label: String, value: String)] {
+        [
+            ("id", id), ("baseURLs", baseURLs.joined(separator: ",")), ("timeoutMs", "\(timeoutMs)"),
+            ("proxy", proxy == nil ? "none" : "set"), ("maxConcurrentCalls", "\(maxConcurrentCalls)"),
+        ]
     }
 }
 

@@ -1,6 +1,8 @@
+import PassgateCore
+
 /// What a Redis with `requirepass` or ACL users needs: sent as `AUTH [username] password` on every
-/// new connection, before anything else. Never printed: ``description`` names only the user.
-public struct RedisCredentials: Sendable, Hashable, CustomStringConvertible {
+/// new connection, before anything else. Never printed: it describes itself by its user only.
+public struct RedisCredentials: Sendable, Hashable, RedactedDescription {
     /// ACL user (Redis 6+); `nil` authenticates as the default user (`requirepass`).
     public var username: String?
     public var password: String
@@ -15,5 +17,5 @@ public struct RedisCredentials: Sendable, Hashable, CustomStringConvertible {
         [Array("AUTH".utf8)] + (username.map { [Array($0.utf8)] } ?? []) + [Array(password.utf8)]
     }
 
-    public var description: String { "redis credentials for user \(username ?? "default") (password redacted)" }
+    public var redactedFields: [(label: String, value: String)] { [("username", username ?? "default")] }
 }

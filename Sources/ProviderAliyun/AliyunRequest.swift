@@ -5,7 +5,7 @@ import PassgateCore
 /// A signed Alibaba Cloud RPC request (`SignatureVersion 1.0`), parameters in a form body:
 /// `Signature = base64(HMAC-SHA1(AccessKeySecret + "&", "POST&%2F&" + pe(sorted k=v joined by &)))`,
 /// `pe` the RFC 3986 percent-encoding (only `A-Z a-z 0-9 - _ . ~` kept).
-public struct AliyunRequest: Sendable {
+public struct AliyunRequest: Sendable, RedactedDescription {
     public static let path = "/"
     public static let version = "2017-05-25"
 
@@ -57,5 +57,13 @@ public struct AliyunRequest: Sendable {
             method: .post, path: Self.path,
             headers: [("Content-Type", "application/x-www-form-urlencoded;charset=UTF-8"), ("Accept", "application/json")],
             body: body, msgid: nonce)
+    }
+}
+
+extension AliyunRequest {
+    /// The parameters hold the token (and the number when verifying), the string to sign the
+    /// same, and the signature is keyed by the AccessKey secret: the nonce and the names only.
+    public var redactedFields: [(label: String, value: String)] {
+        [("nonce", nonce), ("parameters", parameters.map(\.name).joined(separator: ","))]
     }
 }

@@ -2,7 +2,7 @@ import PassgateCore
 import OpenSSLCrypto
 
 /// How a `loginTokenValidate` request is signed (per app: `signMode` in the config).
-public enum CMCCLoginSigning: Sendable {
+public enum CMCCLoginSigning: Sendable, RedactedDescription {
     /// `sign = MD5(appid + version + msgid + systemtime + strictcheck + token + secret)`; the secret
     /// is the app's APPSecret, or the legacy appKey for apps never switched over.
     case md5(secret: String)
@@ -12,7 +12,7 @@ public enum CMCCLoginSigning: Sendable {
 }
 
 /// A signed `POST /unisdk/rsapi/loginTokenValidate` request (version 2.0).
-public struct CMCCLoginRequest: Sendable {
+public struct CMCCLoginRequest: Sendable, RedactedDescription {
     public static let path = "/unisdk/rsapi/loginTokenValidate"
     public static let version = "2.0"
 
@@ -84,4 +84,19 @@ public struct CMCCLoginRequest: Sendable {
         guard count >= 8 else { return "<secret: \(count) chars>" }
         return "<secret: \(count) chars, \(String(scalars.prefix(2)))…\(String(scalars.suffix(2)))>"
     }
+}
+
+extension CMCCLoginSigning {
+    /// The mode only: the secret or the private key never prints.
+    public var redactedFields: [(label: String, value: String)] {
+        switch self {
+        case .md5: [("mode", "md5")]
+        case .rsa: [("mode", "rsa")]
+        }
+    }
+}
+
+extension CMCCLoginRequest {
+    /// The body and the signing input hold the token: only the msgid prints.
+    public var redactedFields: [(label: String, value: String)] { [("msgid", msgid), ("signing", signing.description)] }
 }

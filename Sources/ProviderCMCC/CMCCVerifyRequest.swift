@@ -3,7 +3,7 @@ import Foundation
 import OpenSSLCrypto
 
 /// How a `tokenValidate` (number verification) request protects the phone number and signs.
-public enum CMCCVerifyKeying: Sendable {
+public enum CMCCVerifyKeying: Sendable, RedactedDescription {
     /// keyType 0: `phoneNum = SHA256(phone + appKey + timestamp)`,
     /// `sign = HMAC-SHA256(appKey, appId + msgId + phoneNum + timestamp + token + version)`, both
     /// uppercase hex. The key is the app's appKey, not its APPSecret.
@@ -15,7 +15,7 @@ public enum CMCCVerifyKeying: Sendable {
 }
 
 /// A signed `POST /openapi/rs/tokenValidate` request (version 1.0).
-public struct CMCCVerifyRequest: Sendable {
+public struct CMCCVerifyRequest: Sendable, RedactedDescription {
     public static let path = "/openapi/rs/tokenValidate"
     public static let version = "1.0"
 
@@ -69,4 +69,20 @@ public struct CMCCVerifyRequest: Sendable {
             ])),
         ])
     }
+}
+
+extension CMCCVerifyKeying {
+    /// The keyType only: the appKey and the private key never print.
+    public var redactedFields: [(label: String, value: String)] {
+        switch self {
+        case .appKey: [("keyType", "0")]
+        case .rsa: [("keyType", "1")]
+        }
+    }
+}
+
+extension CMCCVerifyRequest {
+    /// The body and the signing input hold the token, and `phoneNum` is derived from the number:
+    /// only the msgId prints.
+    public var redactedFields: [(label: String, value: String)] { [("msgId", msgId)] }
 }

@@ -2,7 +2,7 @@ import Foundation
 import PassgateCore
 
 /// A JVerification request: JSON over POST with HTTP Basic authentication (`appKey:masterSecret`).
-public struct JVerificationRequest: Sendable {
+public struct JVerificationRequest: Sendable, RedactedDescription {
     /// The login API of each version; v2 also answers a risk score.
     public static func loginPath(apiVersion: Int) -> String { apiVersion == 2 ? "/v2/web/loginTokenVerify" : "/v1/web/loginTokenVerify" }
     public static let verifyPath = "/v1/web/verify"
@@ -42,4 +42,9 @@ public struct JVerificationRequest: Sendable {
             headers: [("Authorization", authorization), ("Content-Type", "application/json; charset=utf-8"), ("Accept", "application/json")],
             body: body, msgid: exID)
     }
+}
+
+extension JVerificationRequest {
+    /// The body holds the token and `authorization` the master secret: path and exID only.
+    public var redactedFields: [(label: String, value: String)] { [("path", path), ("exID", exID)] }
 }

@@ -3,7 +3,7 @@ import PassgateCore
 
 /// A signed Shanyan request: a form body whose `sign` is
 /// `hex(HMAC-SHA256(appKey, name + value of every other field sent, sorted by name))`.
-public struct ShanyanRequest: Sendable {
+public struct ShanyanRequest: Sendable, RedactedDescription {
     public static let loginPath = "/open/flashsdk/mobile-query"
     public static let verifyPath = "/open/flashsdk/mobile-validate"
 
@@ -56,5 +56,12 @@ public struct ShanyanRequest: Sendable {
     /// Form encoding: letters, digits and `-._~` as they are, a space as `+`, every other byte `%XX`.
     public static func formEncoded(_ text: String) -> String {
         PercentEncoding.encode(text, spaceAsPlus: true)
+    }
+}
+
+extension ShanyanRequest {
+    /// The fields hold the token (and the number when verifying) and the signature: their names only.
+    public var redactedFields: [(label: String, value: String)] {
+        [("path", path), ("outId", outId ?? "none"), ("fields", fields.map(\.name).joined(separator: ","))]
     }
 }

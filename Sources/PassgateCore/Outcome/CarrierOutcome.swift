@@ -1,5 +1,5 @@
 /// A phone number the carrier vouched for.
-public struct PhoneNumberOutcome: Sendable, Equatable {
+public struct PhoneNumberOutcome: Sendable, Equatable, RedactedDescription {
     /// The 11-digit mainland number, decrypted and validated.
     public var phoneNumber: String
     /// The carrier's billing record id.
@@ -16,6 +16,11 @@ public struct PhoneNumberOutcome: Sendable, Equatable {
 
     /// `138****8000`, for logs and for callers that only display it.
     public var maskedPhoneNumber: String { MSISDN.mask(phoneNumber) }
+
+    /// The number masked, as in the logs.
+    public var redactedFields: [(label: String, value: String)] {
+        [("phoneNumber", maskedPhoneNumber), ("carrierTaskId", carrierTaskId ?? "none"), ("riskScore", riskScore.map { "\($0)" } ?? "none")]
+    }
 }
 
 /// The carrier's word on whether a number is the device's own.

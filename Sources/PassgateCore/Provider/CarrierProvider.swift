@@ -24,11 +24,18 @@ public protocol CarrierProvider: Sendable {
 }
 
 /// One app's settings, as its provider validated them: credentials resolved and checked.
-public protocol ProviderApp: Sendable {
+///
+/// An app holds its credentials in clear, so it prints only its id (``RedactedDescription``);
+/// a provider may name more safe facts (a sign mode) by implementing `redactedFields`.
+public protocol ProviderApp: RedactedDescription, Sendable {
     var appId: String { get }
     /// A digest of the settings and credentials (a key by its public half): two loads of the same
     /// files compare equal, a rotated secret does not. Reloads compare it.
     var fingerprint: [UInt8] { get }
+}
+
+extension ProviderApp {
+    public var redactedFields: [(label: String, value: String)] { [("appId", appId)] }
 }
 
 /// What a call may use besides the app and the token.

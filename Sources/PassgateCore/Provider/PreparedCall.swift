@@ -1,5 +1,5 @@
 /// An HTTP request a provider built and signed, relative to one of its base URLs.
-public struct ProviderRequest: Sendable {
+public struct ProviderRequest: Sendable, RedactedDescription {
     public enum Method: String, Sendable { case get = "GET", post = "POST" }
 
     public var method: Method
@@ -16,6 +16,16 @@ public struct ProviderRequest: Sendable {
         self.headers = headers
         self.body = body
         self.msgid = msgid
+    }
+
+    /// The body carries the token and the signature, a signed query or header may carry a key:
+    /// printed are the method, the path without its query, the header names and the body's size.
+    public var redactedFields: [(label: String, value: String)] {
+        let path = self.path.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false).first.map(String.init) ?? ""
+        return [
+            ("method", method.rawValue), ("path", path), ("msgid", msgid),
+            ("headers", headers.map(\.name).joined(separator: ",")), ("bodyBytes", "\(body.count)"),
+        ]
     }
 }
 
