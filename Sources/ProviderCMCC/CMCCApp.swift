@@ -71,13 +71,13 @@ public struct CMCCApp: ProviderApp {
         return nil
     }
 
-    /// A digest of the settings and credentials (the key by its public half): a digest, so no
-    /// secret is copied around for a comparison.
     /// The sign mode and whether verification is keyed, never the secret, the appKey or the key.
     public var redactedFields: [(label: String, value: String)] {
         [("appId", appId), ("signMode", signMode.rawValue), ("verify", verify?.description ?? "none")]
     }
 
+    /// A digest of the settings and credentials (the key by its public half): a digest, so no
+    /// secret is copied around for a comparison.
     public var fingerprint: [UInt8] {
         let key = privateKey.flatMap { try? $0.publicKey.der() } ?? []
         let fields = [appId, signMode.rawValue, secret ?? "", appKey ?? "", Hex.lowercase(key)]
