@@ -21,9 +21,8 @@ public struct ProviderRequest: Sendable, RedactedDescription {
     /// The body carries the token and the signature, a signed query or header may carry a key:
     /// printed are the method, the path without its query, the header names and the body's size.
     public var redactedFields: [(label: String, value: String)] {
-        let path = self.path.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false).first.map(String.init) ?? ""
-        return [
-            ("method", method.rawValue), ("path", path), ("msgid", msgid),
+        [
+            ("method", method.rawValue), ("path", String(path.prefix { $0 != "?" })), ("msgid", msgid),
             ("headers", headers.map(\.name).joined(separator: ",")), ("bodyBytes", "\(body.count)"),
         ]
     }
