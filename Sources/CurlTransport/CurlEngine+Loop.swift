@@ -13,10 +13,12 @@ extension CurlEngine {
     }
 
     /// The engine thread's body. Each turn: the state machine says what to admit, cancel, expire
-    /// and abort, and how long to wait; the thread performs that on the multi handle, lets curl
-    /// work (``CurlEventLoop/turn(maxWaitMs:)``), runs the watchdog's sweep, collects finished
-    /// transfers with `curl_multi_info_read`, reports them to the state machine, and answers their
-    /// callers; until a turn says exit.
+    /// and abort, and how long to wait; the thread cancels and aborts on the multi handles, waits
+    /// and lets curl act on the ready sockets (``CurlEventLoop/waitAndAct(maxWaitMs:)``), runs the
+    /// watchdog's sweep, collects the finished transfers with `curl_multi_info_read` and answers
+    /// their callers; then starts the admitted transfers one by one
+    /// (``CurlEventLoop/runDueTimer(shard:)``), answering whatever ended after each; then runs
+    /// curl's other due timers and reports the turn to the state machine; until a turn says exit.
     func runLoop() {
         guard let events else { return }
         var active: [UInt64: CurlTransfer] = [:]
@@ -28,22 +30,6 @@ extension CurlEngine {
             let turnStart = ContinuousClock.now
             let turn = state.withLock { $0.nextTurn(now: turnStart) }
             var finished: [Finished] = []
-            for (id, submission) in turn.admit {
-                switch CurlTransfer.make(submission, configuration: configuration, handles: handles) {
-                case .success(let transfer):
-                    transfer.shard = shards.pick()
-                    if curl_multi_add_handle(events.multis[transfer.shard], transfer.easy) == CURLM_OK {
-                        active[id] = transfer
-                        watchdog.started(id, deadline: transfer.deadline)
-                        metrics.started.increment()
-                    } else {
-                        shards.ended(transfer.shard, now: turnStart)
-                        finished.append(transfer.finish(code: Int(CURLE_OUT_OF_MEMORY.rawValue), metrics: metrics))
-                    }
-                case .failure(let error):
-                    finished.append(Finished(id: id, continuation: submission.continuation, result: .failure(error)))
-                }
-            }
             for id in turn.cancel {
                 guard let transfer = active.removeValue(forKey: id) else { continue }
                 remove(transfer, events: events, watchdog: &watchdog, shards: &shards, now: turnStart)
@@ -58,7 +44,7 @@ extension CurlEngine {
             }
             for submission in turn.expire { fail(submission, .shutdown) }
             if !turn.exit {
-                events.turn(maxWaitMs: watchdog.maxWait(turn.maxWaitMs))
+                events.waitAndAct(maxWaitMs: watchdog.maxWait(turn.maxWaitMs))
                 let now = ContinuousClock.now
                 let sweep = watchdog.sweep(now: now)
                 for id in sweep.nudge {
@@ -71,31 +57,35 @@ extension CurlEngine {
                     shards.ended(transfer.shard, now: now)
                     finished.append(abandon(transfer, events: events))
                 }
-                var easy: UnsafeMutableRawPointer?
-                var code = CURLE_OK
-                // Only shards with transfers on them can have finished ones.
-                for index in shards.busy {
-                    while CCurl_multi_next_done(events.multis[index], &easy, &code) == 1 {
-                        guard let done = easy, let transfer = CurlTransfer.owner(of: done),
-                            active.removeValue(forKey: transfer.id) != nil
-                        else { continue }
-                        remove(transfer, events: events, watchdog: &watchdog, shards: &shards, now: now)
-                        finished.append(transfer.finish(code: Int(code.rawValue), metrics: metrics))
-                    }
+                collectDone(events: events, active: &active, watchdog: &watchdog, shards: &shards, now: now, into: &finished)
+                // Callers are answered as soon as their transfers end, not at the turn's end, and
+                // the transfers admitted in this turn start one at a time. Starting one writes its
+                // request; a carrier sharing these cores can take the core at that write and
+                // answer at once, and curl then reads the answer within the same call and runs
+                // the next transfer on the same connection. Started together, a turn's transfers
+                // would all end inside one curl call lasting milliseconds, their callers waiting
+                // for it while the other core had nothing to run.
+                deliverNow(&finished)
+                for (id, submission) in turn.admit {
+                    guard let shard = start(id, submission, events: events, active: &active, watchdog: &watchdog,
+                                            shards: &shards, now: now, finished: &finished)
+                    else { continue }
+                    events.runDueTimer(shard: shard)
+                    collectDone(events: events, active: &active, watchdog: &watchdog, shards: &shards, now: now, into: &finished)
+                    deliverNow(&finished)
                 }
+                events.runDueTimers()
+                // Transfers that ended while curl ran its timers (a refused connection, a timeout).
+                collectDone(events: events, active: &active, watchdog: &watchdog, shards: &shards, now: now, into: &finished)
                 for index in shards.shardsToRenew(now: now, idleFor: idleShardAge) where !events.renew(shard: index) {
                     logger.warning(
                         "curl_multi_init failed (out of memory?): an idle multi handle keeps its connections open until it runs transfers again",
                         metadata: ["shard": "\(index)"])
                 }
             }
-            // The gauges before the callers resume: a caller that reads them after its transfer
-            // ended must not see it still in flight.
-            if let gauges = state.withLock({ $0.turnEnded(finished: finished.map(\.id)) }) {
-                metrics.inFlight.record(gauges.inFlight)
-                metrics.queued.record(gauges.queued)
-            }
-            complete(finished)
+            // Every turn reports, with or without transfers ended since the last report: the
+            // state machine's turn bookkeeping and the gauges follow it.
+            deliver(finished)
             if turn.exit { break }
         }
         metrics.inFlight.record(0)
@@ -105,6 +95,68 @@ extension CurlEngine {
         events.close()
         logger.debug("curl engine stopped", metadata: ["thread": "\(threadName)"])
         exited.threadExited()
+    }
+
+    /// Puts an admitted call on a multi handle; returns its shard, or `nil` when it ended at once
+    /// (the request could not be set up, or curl refused the handle), then in `finished`.
+    private func start(
+        _ id: UInt64, _ submission: Submission, events: CurlEventLoop, active: inout [UInt64: CurlTransfer],
+        watchdog: inout CurlWatchdog, shards: inout CurlShardPicker, now: ContinuousClock.Instant,
+        finished: inout [Finished]
+    ) -> Int? {
+        switch CurlTransfer.make(submission, configuration: configuration, handles: handles) {
+        case .success(let transfer):
+            transfer.shard = shards.pick()
+            guard curl_multi_add_handle(events.multis[transfer.shard], transfer.easy) == CURLM_OK else {
+                shards.ended(transfer.shard, now: now)
+                finished.append(transfer.finish(code: Int(CURLE_OUT_OF_MEMORY.rawValue), metrics: metrics))
+                return nil
+            }
+            active[id] = transfer
+            watchdog.started(id, deadline: transfer.deadline)
+            metrics.started.increment()
+            return transfer.shard
+        case .failure(let error):
+            finished.append(Finished(id: id, continuation: submission.continuation, result: .failure(error)))
+            return nil
+        }
+    }
+
+    /// Moves the transfers curl reports finished (on the shards that have transfers) from
+    /// `active` to `finished`, taking them off their multi handles.
+    private func collectDone(
+        events: CurlEventLoop, active: inout [UInt64: CurlTransfer], watchdog: inout CurlWatchdog,
+        shards: inout CurlShardPicker, now: ContinuousClock.Instant, into finished: inout [Finished]
+    ) {
+        var easy: UnsafeMutableRawPointer?
+        var code = CURLE_OK
+        for index in shards.busy {
+            while CCurl_multi_next_done(events.multis[index], &easy, &code) == 1 {
+                guard let done = easy, let transfer = CurlTransfer.owner(of: done),
+                    active.removeValue(forKey: transfer.id) != nil
+                else { continue }
+                remove(transfer, events: events, watchdog: &watchdog, shards: &shards, now: now)
+                finished.append(transfer.finish(code: Int(code.rawValue), metrics: metrics))
+            }
+        }
+    }
+
+    /// Answers the callers of `finished` now, if there are any, and empties it.
+    private func deliverNow(_ finished: inout [Finished]) {
+        guard !finished.isEmpty else { return }
+        deliver(finished)
+        finished.removeAll(keepingCapacity: true)
+    }
+
+    /// Reports ended transfers to the state machine, records the gauges, then answers the
+    /// callers (outside the lock). The gauges come first: a caller that reads them after its
+    /// transfer ended must not see it still in flight.
+    private func deliver(_ finished: [Finished]) {
+        if let gauges = state.withLock({ $0.ended(finished.map(\.id)) }) {
+            metrics.inFlight.record(gauges.inFlight)
+            metrics.queued.record(gauges.queued)
+        }
+        complete(finished)
     }
 
     /// Takes a transfer off its multi handle (before its caller is answered).

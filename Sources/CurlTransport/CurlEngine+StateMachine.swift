@@ -226,18 +226,21 @@ struct CurlEngineStateMachine<Call> {
         // New transfers start in this same turn (adding a handle sets curl's timer to "now"),
         // and a cancellation is acted on at once: neither waits.
         turn.maxWaitMs = turn.admit.isEmpty && turn.cancel.isEmpty && !skipNextWait ? waitMs : 0
+        skipNextWait = false
         return turn
     }
 
-    /// The turn ended; `finished` are the transfers that ended in it, however they ended (they
-    /// are forgotten, so a late cancellation finds nothing). Returns the gauges when they changed:
-    /// record them before answering the callers, so a caller never sees its own call in flight.
-    mutating func turnEnded(finished: [UInt64]) -> Gauges? {
+    /// Transfers ended, however they ended (they are forgotten, so a late cancellation finds
+    /// nothing). The engine reports them when it answers their callers, which can be more than
+    /// once per turn (``CurlEngine/runLoop()``), and once at every turn's end, `finished` then
+    /// possibly empty. Returns the gauges when they changed: record them before answering the
+    /// callers, so a caller never sees its own call in flight.
+    mutating func ended(_ finished: [UInt64]) -> Gauges? {
         for id in finished where phases.removeValue(forKey: id) != nil {
             activeCount -= 1
         }
         // Slots just freed up and calls are waiting: admit them without sleeping first.
-        skipNextWait = !finished.isEmpty && !queue.isEmpty
+        if !finished.isEmpty && !queue.isEmpty { skipNextWait = true }
         let gauges = Gauges(inFlight: activeCount, queued: queue.count)
         guard gauges != reported else { return nil }
         reported = gauges

@@ -131,7 +131,7 @@ final class CurlEventLoop {
         #endif
     }
 
-    /// Makes the engine thread's current or next ``turn(maxWaitMs:)`` return promptly. Any thread.
+    /// Makes the engine thread's current or next ``waitAndAct(maxWaitMs:)`` return promptly. Any thread.
     func wake() {
         switch mode {
         case .sockets(_, let wakeup):
@@ -144,8 +144,12 @@ final class CurlEventLoop {
     }
 
     /// Waits for sockets, curl's timers, ``wake()`` or `maxWaitMs` (0: do not wait), then lets curl
-    /// act on whatever is ready. Finished transfers are then read with `curl_multi_info_read`.
-    func turn(maxWaitMs: Int32) {
+    /// act on the sockets that are ready. In the polling mode this is the whole of curl's work for
+    /// the turn; in the socket mode curl's timers are left to ``runDueTimer(shard:)`` and
+    /// ``runDueTimers()``, so that the engine can answer the callers whose replies were just read
+    /// before it starts new transfers. Finished transfers are then read with
+    /// `curl_multi_info_read`.
+    func waitAndAct(maxWaitMs: Int32) {
         var running: Int32 = 0
         switch mode {
         case .polling:
@@ -172,24 +176,41 @@ final class CurlEventLoop {
                     _ = CCurl_multi_socket_action(multis[Int(readyShards[index])], fd, readyActions[index], &running)
                 }
             }
-            guard !armedTimers.isEmpty else { return }
-            let now = ContinuousClock.now
-            for index in armedTimers where timerDeadlines[index] <= now {
-                armedTimers.remove(index)
-                _ = CCurl_multi_socket_action(multis[index], -1, 0, &running)
-                // curl calls the timer callback only when its next expiry *changes*. If this
-                // firing ran nothing (it came a little early, say), the expiry is unchanged and no
-                // callback comes: ask curl for its next expiry rather than lose the timer. (Timers
-                // curl drops itself are the watchdog's job, CurlEngine+Watchdog.swift.)
-                if !armedTimers.contains(index) {
-                    var next = -1
-                    if curl_multi_timeout(multis[index], &next) == CURLM_OK { setTimer(shard: index, timeoutMs: next) }
-                }
-            }
             #else
             _ = epoll
             _ = wakeup
             #endif
+        }
+    }
+
+    /// Runs curl's timers that are due (socket mode; the polling mode has none of its own),
+    /// starting the transfers added since they were last run.
+    func runDueTimers() {
+        guard case .sockets = mode, !armedTimers.isEmpty else { return }
+        let now = ContinuousClock.now
+        for index in armedTimers where timerDeadlines[index] <= now { fireTimer(shard: index) }
+    }
+
+    /// Runs shard `index`'s timer if it is due: right after a transfer is added there, this is
+    /// what starts it (curl asks for its timer at "now" when a handle is added), which writes its
+    /// request. The engine starts each admitted transfer this way, one at a time, and answers
+    /// whatever ended before it starts the next (``CurlEngine/runLoop()``).
+    func runDueTimer(shard index: Int) {
+        guard case .sockets = mode, armedTimers.contains(index), timerDeadlines[index] <= .now else { return }
+        fireTimer(shard: index)
+    }
+
+    private func fireTimer(shard index: Int) {
+        var running: Int32 = 0
+        armedTimers.remove(index)
+        _ = CCurl_multi_socket_action(multis[index], -1, 0, &running)
+        // curl calls the timer callback only when its next expiry *changes*. If this firing ran
+        // nothing (it came a little early, say), the expiry is unchanged and no callback comes:
+        // ask curl for its next expiry rather than lose the timer. (Timers curl drops itself are
+        // the watchdog's job, CurlEngine+Watchdog.swift.)
+        if !armedTimers.contains(index) {
+            var next = -1
+            if curl_multi_timeout(multis[index], &next) == CURLM_OK { setTimer(shard: index, timeoutMs: next) }
         }
     }
 

@@ -24,12 +24,12 @@ struct CurlEngineStateMachineTests {
         #expect(turn.maxWaitMs == 0, "a new transfer starts in the same turn")
         #expect(!turn.exit && !turn.abortActive && turn.cancel.isEmpty && turn.expire.isEmpty)
         #expect(machine.phase(of: id) == .active && machine.counts == (active: 1, queued: 0, tracked: 1))
-        #expect(machine.turnEnded(finished: []) == .init(inFlight: 1, queued: 0))
+        #expect(machine.ended([]) == .init(inFlight: 1, queued: 0))
 
         let idle = machine.nextTurn(now: t0)
         #expect(idle.admit.isEmpty && idle.maxWaitMs == Machine.idleWaitMs)
-        #expect(machine.turnEnded(finished: []) == nil, "unchanged gauges are not reported again")
-        #expect(machine.turnEnded(finished: [id]) == .init(inFlight: 0, queued: 0))
+        #expect(machine.ended([]) == nil, "unchanged gauges are not reported again")
+        #expect(machine.ended([id]) == .init(inFlight: 0, queued: 0))
         #expect(machine.phase(of: id) == nil && machine.counts == (active: 0, queued: 0, tracked: 0))
         #expect(machine.lifecycle == .running)
     }
@@ -45,13 +45,13 @@ struct CurlEngineStateMachineTests {
         var turn = machine.nextTurn(now: t0)
         #expect(turn.admit.map(\.call) == ["call 0", "call 1"])
         #expect(machine.counts == (active: 2, queued: 3, tracked: 5))
-        #expect(machine.turnEnded(finished: []) == .init(inFlight: 2, queued: 3))
+        #expect(machine.ended([]) == .init(inFlight: 2, queued: 3))
         turn = machine.nextTurn(now: t0)
         #expect(turn.admit.isEmpty && turn.maxWaitMs == Machine.idleWaitMs, "no slot: wait for curl")
-        #expect(machine.turnEnded(finished: [ids[1]]) == .init(inFlight: 1, queued: 3))
+        #expect(machine.ended([ids[1]]) == .init(inFlight: 1, queued: 3))
         turn = machine.nextTurn(now: t0)
         #expect(turn.admit.map(\.call) == ["call 2"] && turn.maxWaitMs == 0)
-        _ = machine.turnEnded(finished: [ids[0], ids[2]])
+        _ = machine.ended([ids[0], ids[2]])
         turn = machine.nextTurn(now: t0)
         #expect(turn.admit.map(\.call) == ["call 3", "call 4"])
         #expect(machine.counts == (active: 2, queued: 0, tracked: 2))
@@ -64,13 +64,13 @@ struct CurlEngineStateMachineTests {
         #expect(machine.submit(first, "a") == .wakeEngine)
         #expect(machine.submit(second, "b") == .queued, "the engine is woken already")
         #expect(machine.nextTurn(now: t0).admit.map(\.call) == ["a", "b"])
-        _ = machine.turnEnded(finished: [])
+        _ = machine.ended([])
         #expect(machine.cancel(first) == .wakeEngine, "a new turn began: wake it again")
         #expect(machine.cancel(second) == CancelAction.none)
         #expect(machine.submit(third, "c") == .queued)
         let turn = machine.nextTurn(now: t0)
         #expect(turn.cancel == [first, second] && turn.admit.map(\.call) == ["c"])
-        _ = machine.turnEnded(finished: [first, second])
+        _ = machine.ended([first, second])
         let fourth = machine.register()
         #expect(machine.submit(fourth, "d") == .wakeEngine)
         let wakes = machine.beginShutdown(deadline: t0 + .seconds(5))
@@ -100,7 +100,7 @@ struct CurlEngineStateMachineTests {
         #expect(machine.cancel(ids[1]) == .fail("call 1", .cancelled))
         #expect(machine.phase(of: ids[1]) == nil && machine.counts == (active: 1, queued: 1, tracked: 2))
         #expect(machine.cancel(ids[1]) == CancelAction.none)
-        _ = machine.turnEnded(finished: [ids[0]])
+        _ = machine.ended([ids[0]])
         #expect(machine.nextTurn(now: t0).admit.map(\.call) == ["call 2"])
     }
 
@@ -110,12 +110,12 @@ struct CurlEngineStateMachineTests {
         let id = machine.register()
         _ = machine.submit(id, "a")
         _ = machine.nextTurn(now: t0)
-        _ = machine.turnEnded(finished: [])
+        _ = machine.ended([])
         #expect(machine.cancel(id) == .wakeEngine)
         let turn = machine.nextTurn(now: t0)
         #expect(turn.cancel == [id] && turn.maxWaitMs == 0)
         #expect(machine.phase(of: id) == .active, "still counted until the engine reports it ended")
-        #expect(machine.turnEnded(finished: [id]) == .init(inFlight: 0, queued: 0))
+        #expect(machine.ended([id]) == .init(inFlight: 0, queued: 0))
         #expect(machine.cancel(id) == CancelAction.none)
         #expect(machine.nextTurn(now: t0).cancel.isEmpty)
     }
@@ -137,14 +137,14 @@ struct CurlEngineStateMachineTests {
         let fresh = machine.register()
         #expect(machine.submit(fresh, "fresh") == .fail("fresh", .shutdown))
 
-        _ = machine.turnEnded(finished: [])
+        _ = machine.ended([])
         var turn = machine.nextTurn(now: t0 + .milliseconds(4_700))
         #expect(!turn.exit && turn.admit.isEmpty)
         #expect(turn.maxWaitMs == 301, "waits no longer than the grace left (rounded up)")
-        _ = machine.turnEnded(finished: [first])
+        _ = machine.ended([first])
         turn = machine.nextTurn(now: t0 + .milliseconds(4_800))
         #expect(turn.admit.map(\.call) == ["second"] && !turn.exit, "a queued call still starts during the grace period")
-        _ = machine.turnEnded(finished: [second])
+        _ = machine.ended([second])
         turn = machine.nextTurn(now: t0 + .milliseconds(4_900))
         #expect(turn.exit && !turn.abortActive && turn.expire.isEmpty)
         #expect(machine.lifecycle == .stopped)
@@ -159,7 +159,7 @@ struct CurlEngineStateMachineTests {
         let queued = machine.register()
         _ = machine.submit(queued, "queued")
         _ = machine.nextTurn(now: t0)
-        _ = machine.turnEnded(finished: [])
+        _ = machine.ended([])
         #expect(machine.cancel(running) == .wakeEngine)
 
         #expect(machine.beginShutdown(deadline: t0 + .seconds(1)) == true)
@@ -170,7 +170,7 @@ struct CurlEngineStateMachineTests {
         #expect(turn.cancel == [running], "the cancellation still reaches the engine; whichever ends it first wins")
         #expect(machine.lifecycle == .stopped)
         #expect(machine.phase(of: queued) == nil)
-        #expect(machine.turnEnded(finished: [running]) == .init(inFlight: 0, queued: 0))
+        #expect(machine.ended([running]) == .init(inFlight: 0, queued: 0))
         #expect(machine.counts == (active: 0, queued: 0, tracked: 0))
         #expect(machine.cancel(running) == CancelAction.none)
     }
@@ -208,8 +208,29 @@ struct CurlEngineStateMachineTests {
     func waits() {
         var machine = Machine(maxActive: 4)
         #expect(machine.nextTurn(now: t0).maxWaitMs == 0)
-        _ = machine.turnEnded(finished: [])
+        _ = machine.ended([])
         #expect(machine.nextTurn(now: t0).maxWaitMs == 1_000)
+    }
+
+    @Test("transfers reported ended more than once in a turn: each report frees slots, and a queued call is admitted next turn without a wait")
+    func endedTwiceInATurn() {
+        var machine = Machine(maxActive: 2)
+        let ids = (0..<3).map { index -> UInt64 in
+            let id = machine.register()
+            _ = machine.submit(id, "call \(index)")
+            return id
+        }
+        #expect(machine.nextTurn(now: t0).admit.map(\.call) == ["call 0", "call 1"])
+        _ = machine.ended([])
+        #expect(machine.nextTurn(now: t0).maxWaitMs == Machine.idleWaitMs, "both slots taken: wait for curl")
+        // The engine answers a caller as soon as its transfer ends, then reports the turn's end.
+        #expect(machine.ended([ids[0]]) == .init(inFlight: 1, queued: 1))
+        #expect(machine.ended([]) == nil)
+        let next = machine.nextTurn(now: t0)
+        #expect(next.admit.map(\.call) == ["call 2"] && next.maxWaitMs == 0)
+        #expect(machine.ended([ids[1]]) == .init(inFlight: 1, queued: 0))
+        _ = machine.ended([])
+        #expect(machine.nextTurn(now: t0).maxWaitMs == Machine.idleWaitMs, "nothing waits: the next turn may sleep")
     }
 
     typealias CancelAction = Machine.CancelAction
