@@ -71,7 +71,9 @@ extension CurlEngine {
                                             shards: &shards, now: now, finished: &finished)
                     else { continue }
                     events.runDueTimer(shard: shard)
-                    collectDone(events: events, active: &active, watchdog: &watchdog, shards: &shards, now: now, into: &finished)
+                    // That ran curl on this shard's multi handle alone: only its transfers can have ended.
+                    collectDone(on: shard, events: events, active: &active, watchdog: &watchdog, shards: &shards, now: now,
+                                into: &finished)
                     deliverNow(&finished)
                 }
                 events.runDueTimers()
@@ -128,16 +130,25 @@ extension CurlEngine {
         events: CurlEventLoop, active: inout [UInt64: CurlTransfer], watchdog: inout CurlWatchdog,
         shards: inout CurlShardPicker, now: ContinuousClock.Instant, into finished: inout [Finished]
     ) {
+        for index in shards.busy {
+            collectDone(on: index, events: events, active: &active, watchdog: &watchdog, shards: &shards, now: now,
+                        into: &finished)
+        }
+    }
+
+    /// ``collectDone(events:active:watchdog:shards:now:into:)`` for shard `index` alone.
+    private func collectDone(
+        on index: Int, events: CurlEventLoop, active: inout [UInt64: CurlTransfer], watchdog: inout CurlWatchdog,
+        shards: inout CurlShardPicker, now: ContinuousClock.Instant, into finished: inout [Finished]
+    ) {
         var easy: UnsafeMutableRawPointer?
         var code = CURLE_OK
-        for index in shards.busy {
-            while CCurl_multi_next_done(events.multis[index], &easy, &code) == 1 {
-                guard let done = easy, let transfer = CurlTransfer.owner(of: done),
-                    active.removeValue(forKey: transfer.id) != nil
-                else { continue }
-                remove(transfer, events: events, watchdog: &watchdog, shards: &shards, now: now)
-                finished.append(transfer.finish(code: Int(code.rawValue), metrics: metrics))
-            }
+        while CCurl_multi_next_done(events.multis[index], &easy, &code) == 1 {
+            guard let done = easy, let transfer = CurlTransfer.owner(of: done),
+                active.removeValue(forKey: transfer.id) != nil
+            else { continue }
+            remove(transfer, events: events, watchdog: &watchdog, shards: &shards, now: now)
+            finished.append(transfer.finish(code: Int(code.rawValue), metrics: metrics))
         }
     }
 

@@ -142,15 +142,22 @@ def go_table(document):
             continue
         if not lines:
             lines = ["| scenario | Passgate req/s | Go req/s | ratio | CPU ms / req Passgate vs Go | p50 ms Passgate vs Go "
-                     "| idle RSS MB Passgate vs Go | peak RSS MB Passgate vs Go | errors |",
-                     "|---|--:|--:|--:|--:|--:|--:|--:|--:|"]
+                     "| cores idle % Passgate vs Go | idle RSS MB Passgate vs Go | peak RSS MB Passgate vs Go | errors |",
+                     "|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|"]
         idle = f"{_fmt((ours.get('idleRssKb') or 0) / 1024, 1)} vs {_fmt((go.get('idleRssKb') or 0) / 1024, 1)}"
         peak = f"{_fmt((ours.get('peakRssKb') or 0) / 1024, 1)} vs {_fmt((go.get('peakRssKb') or 0) / 1024, 1)}"
+        cores_idle = f"{_idle_pct(ours)} vs {_idle_pct(go)}"
         lines.append(
             f"| {ours['name']} | {ours['rps']:.0f} | {go['rps']:.0f} | {_fmt(_ratio(ours['rps'], go['rps']))} "
             f"| {_fmt(ours.get('cpuPer1k'), 3)} vs {_fmt(go.get('cpuPer1k'), 3)} | {_fmt(_ms(ours['p50']))} vs {_fmt(_ms(go['p50']))} "
-            f"| {idle} | {peak} | {ours['errors']} / {go['errors']} |")
+            f"| {cores_idle} | {idle} | {peak} | {ours['errors']} / {go['errors']} |")
     return lines
+
+
+def _idle_pct(record):
+    """The cores' idle share over a measured run, in per cent (`-` for runs recorded before it was)."""
+    share = record.get("coresIdleShare")
+    return "-" if share is None else f"{100 * share:.1f}"
 
 
 def cpu_budget(record, cores):
