@@ -144,11 +144,12 @@ final class CurlEventLoop {
     }
 
     /// Waits for sockets, curl's timers, ``wake()`` or `maxWaitMs` (0: do not wait), then lets curl
-    /// act on the sockets that are ready. In the polling mode this is the whole of curl's work for
-    /// the turn; in the socket mode curl's timers are left to ``runDueTimer(shard:)`` and
-    /// ``runDueTimers()``, so that the engine can answer the callers whose replies were just read
-    /// before it starts new transfers. Finished transfers are then read with
-    /// `curl_multi_info_read`.
+    /// act on the sockets that are ready. In the socket mode curl's timers are left to
+    /// ``runDueTimer(shard:)`` and ``runDueTimers()``, so that the engine can answer the callers
+    /// whose replies were just read before it starts new transfers. In the polling mode this is the
+    /// whole of curl's work for the turn, and a transfer added after it starts in the next turn's,
+    /// which does not wait: `curl_multi_poll` caps its wait at curl's own timer, due at once for a
+    /// new transfer. Finished transfers are then read with `curl_multi_info_read`.
     func waitAndAct(maxWaitMs: Int32) {
         var running: Int32 = 0
         switch mode {
