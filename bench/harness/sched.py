@@ -5,8 +5,8 @@ as the idle stretches by length and by the thread that ran when each ended."""
 import collections
 import os
 import re
+import shutil
 import subprocess
-import time
 
 from . import machine
 
@@ -29,7 +29,11 @@ def idle_share(before, after):
 
 
 def start_record(directory, delay_s, seconds):
-    """`perf sched record -a` for `seconds`, starting `delay_s` from now (in the measured run)."""
+    """`perf sched record -a` for `seconds`, starting `delay_s` from now (in the measured run);
+    `None` without perf (Debian's `linux-perf`)."""
+    if shutil.which("perf") is None:
+        machine.log("  --sched: no perf on this machine (apt-get install linux-perf); not recorded")
+        return None
     os.makedirs(directory, exist_ok=True)
     data = os.path.join(directory, "sched.data")
     machine.log(f"  perf sched record -a for {seconds:.1f} s, {delay_s:.1f} s into the run -> {data}")
