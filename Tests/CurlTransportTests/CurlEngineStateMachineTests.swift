@@ -37,11 +37,7 @@ struct CurlEngineStateMachineTests {
     @Test("at most maxActive transfers: the rest wait in FIFO order, and a finished one lets the next in without a wait")
     func capAndQueue() {
         var machine = Machine(maxActive: 2)
-        let ids = (0..<5).map { index -> UInt64 in
-            let id = machine.register()
-            _ = machine.submit(id, "call \(index)")
-            return id
-        }
+        let ids = submitCalls(5, to: &machine)
         var turn = machine.nextTurn(now: t0)
         #expect(turn.admit.map(\.call) == ["call 0", "call 1"])
         #expect(machine.counts == (active: 2, queued: 3, tracked: 5))
@@ -91,11 +87,7 @@ struct CurlEngineStateMachineTests {
     @Test("cancelled while queued: fails at once as cancelled (not sent); the others keep their order")
     func cancelQueued() {
         var machine = Machine(maxActive: 1)
-        let ids = (0..<3).map { index -> UInt64 in
-            let id = machine.register()
-            _ = machine.submit(id, "call \(index)")
-            return id
-        }
+        let ids = submitCalls(3, to: &machine)
         _ = machine.nextTurn(now: t0)
         #expect(machine.cancel(ids[1]) == .fail("call 1", .cancelled))
         #expect(machine.phase(of: ids[1]) == nil && machine.counts == (active: 1, queued: 1, tracked: 2))
@@ -215,11 +207,7 @@ struct CurlEngineStateMachineTests {
     @Test("transfers reported ended more than once in a turn: each report frees slots, and a queued call is admitted next turn without a wait")
     func endedTwiceInATurn() {
         var machine = Machine(maxActive: 2)
-        let ids = (0..<3).map { index -> UInt64 in
-            let id = machine.register()
-            _ = machine.submit(id, "call \(index)")
-            return id
-        }
+        let ids = submitCalls(3, to: &machine)
         #expect(machine.nextTurn(now: t0).admit.map(\.call) == ["call 0", "call 1"])
         _ = machine.ended([])
         #expect(machine.nextTurn(now: t0).maxWaitMs == Machine.idleWaitMs, "both slots taken: wait for curl")
@@ -231,6 +219,15 @@ struct CurlEngineStateMachineTests {
         #expect(machine.ended([ids[1]]) == .init(inFlight: 1, queued: 0))
         _ = machine.ended([])
         #expect(machine.nextTurn(now: t0).maxWaitMs == Machine.idleWaitMs, "nothing waits: the next turn may sleep")
+    }
+
+    /// Registers and submits `count` calls named "call 0", "call 1", …; returns their ids in order.
+    private func submitCalls(_ count: Int, to machine: inout Machine) -> [UInt64] {
+        (0..<count).map { index in
+            let id = machine.register()
+            _ = machine.submit(id, "call \(index)")
+            return id
+        }
     }
 
     typealias CancelAction = Machine.CancelAction
