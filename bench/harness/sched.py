@@ -13,6 +13,8 @@ from . import machine
 # perf sched timehist's rows: time, [cpu], task, wait, scheduling delay, run time (ms).
 ROW = re.compile(r"\s*([\d.]+)\s+\[(\d+)\]\s+(.+?)\s+([\d.]+)\s+([\d.]+)\s+([\d.]+)\s*$")
 BUCKETS_MS = (0.05, 0.2, 1.0, 2.0)
+# A stretch's label: the first bound it is under, or at least the last one.
+LABELS = [f"< {limit:g} ms" for limit in BUCKETS_MS] + [f">= {BUCKETS_MS[-1]:g} ms"]
 
 
 def cpu_jiffies():
@@ -64,7 +66,7 @@ def summarize(directory, name):
                 continue
             stretches += 1
             idle_ms += run_ms
-            bucket = next((f"< {limit:g} ms" for limit in BUCKETS_MS if run_ms < limit), f">= {BUCKETS_MS[-1]:g} ms")
+            bucket = next((label for limit, label in zip(BUCKETS_MS, LABELS) if run_ms < limit), LABELS[-1])
             by_length[bucket] += run_ms
             if index + 1 < len(cpu_rows):
                 # Thread names with the process id only: which process and role, not which thread.
@@ -72,8 +74,7 @@ def summarize(directory, name):
                 by_next[(bucket, following)] += run_ms
     lines = [f"{name}: {span_ms:.0f} ms on {len(cpus)} cores, idle {idle_ms:.1f} ms "
              f"({100 * idle_ms / (span_ms * len(cpus)):.1f} %) in {stretches} stretches", "", "idle ms by stretch length:"]
-    order = [f"< {limit:g} ms" for limit in BUCKETS_MS] + [f">= {BUCKETS_MS[-1]:g} ms"]
-    lines += [f"  {bucket:>9}  {by_length[bucket]:8.1f}" for bucket in order]
+    lines += [f"  {bucket:>9}  {by_length[bucket]:8.1f}" for bucket in LABELS]
     lines += ["", "idle ms by stretch length and the thread that ran when it ended (top 15):"]
     for (bucket, task), ms in by_next.most_common(15):
         lines.append(f"  {ms:8.1f}  {bucket:>9}  {task}")
