@@ -17,7 +17,7 @@ extension CurlHTTPClient {
     /// | `caFile` / `caPath` | system store | trust anchors for the server certificate |
     /// | `clientCertificateFile` / `clientKeyFile` | none | PEM client certificate and key (mutual TLS) |
     /// | `proxy` | none | HTTP(S) proxy URL; `nil` also ignores `http_proxy`-style environment variables |
-    /// | `userAgent` | `passgate-curl/1` | `User-Agent` header unless the request sets one |
+    /// | `userAgent` | `passgate-curl/1` | `User-Agent` header unless the request sets one; empty sends none |
     /// | `shutdownGracePeriodMs` | 5000 | how long a graceful shutdown lets in-flight transfers finish |
     /// | `socketEvents` | true | Linux: drive curl with epoll + `curl_multi_socket_action`; false: `curl_multi_perform` + `curl_multi_poll` |
     ///
@@ -48,7 +48,7 @@ extension CurlHTTPClient {
         public var clientKeyFile: String?
         /// HTTP or HTTPS proxy URL, for example `http://egress-proxy:3128`.
         public var proxy: String?
-        /// Value of the `User-Agent` header.
+        /// Value of the `User-Agent` header; empty sends none.
         public var userAgent: String = "passgate-curl/1"
         /// Grace period used by ``CurlHTTPClient/run()`` on graceful shutdown and by
         /// ``CurlHTTPClient/shutdown(gracePeriodMs:)`` when no period is given, in milliseconds.

@@ -22,6 +22,9 @@ final class CurlTransfer {
     let viaProxy: Bool
     /// Where `easy` goes when this transfer is released.
     let handles: EasyHandlePool
+    /// What `easy`'s kept options are set for once ``applyOptions(_:reused:)`` succeeded; `nil`
+    /// before, or when it failed part way (the pool then resets the handle).
+    var profile: EasyHandlePool.Profile?
     let startedAt = ContinuousClock.now
     /// The multi handle it runs on (``CurlShardPicker``), set when it is added.
     var shard = 0
@@ -51,9 +54,9 @@ final class CurlTransfer {
     }
 
     deinit {
-        // The handle is off the multi handle by now (every path removes it first); resetting it
-        // drops its pointers to this transfer's header list, error buffer and callbacks.
-        handles.recycle(easy)
+        // The handle is off the multi handle by now (every path removes it first); the pool drops
+        // its pointers to this transfer's header list, error buffer and callback context.
+        handles.recycle(easy, profile: profile)
         curl_slist_free_all(headerList)
         errorBuffer.deallocate()
     }
@@ -67,14 +70,19 @@ final class CurlTransfer {
             return .failure(
                 CurlTransportError(kind: .invalidRequest, delivery: .notSent, message: "invalid request: \(problem)", host: host))
         }
-        guard let easy = handles.take() else {
+        let request = submission.request
+        let profile = EasyHandlePool.Profile(
+            caFile: request.caFile ?? configuration.caFile, proxy: request.proxy ?? configuration.proxy ?? "",
+            method: request.method, hasBody: !request.body.isEmpty)
+        guard let handle = handles.take(for: profile) else {
             return .failure(
                 CurlTransportError(kind: .internalError, delivery: .notSent, message: "curl_easy_init failed (out of memory?)", host: host))
         }
-        let transfer = CurlTransfer(submission: submission, host: host, easy: easy, handles: handles, configuration: configuration)
-        if let problem = transfer.applyOptions(configuration) {
+        let transfer = CurlTransfer(submission: submission, host: host, easy: handle.easy, handles: handles, configuration: configuration)
+        if let problem = transfer.applyOptions(configuration, profile: profile, reused: handle.profile != nil) {
             return .failure(CurlTransportError(kind: problem.kind, delivery: .notSent, message: problem.message, host: host))
         }
+        transfer.profile = profile
         return .success(transfer)
     }
 

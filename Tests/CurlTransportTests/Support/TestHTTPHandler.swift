@@ -59,6 +59,8 @@ final class TestHTTPHandler: ChannelInboundHandler {
             headers.add(name: "X-Echo-Method", value: head.method.rawValue)
             headers.add(name: "X-Echo-Content-Type", value: head.headers.first(name: "Content-Type") ?? "")
             headers.add(name: "X-Echo-Test", value: head.headers.first(name: "X-Test") ?? "")
+            // Every User-Agent line, so a test can see one sent twice.
+            headers.add(name: "X-Echo-User-Agent", value: head.headers["User-Agent"].joined(separator: "|"))
             respond(context: context, status: .ok, headers: headers, body: body)
         case "status":
             respond(context: context, status: HTTPResponseStatus(statusCode: argument), body: Array("status \(argument)".utf8))
