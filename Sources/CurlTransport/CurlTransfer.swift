@@ -22,7 +22,7 @@ final class CurlTransfer {
     let viaProxy: Bool
     /// Where `easy` goes when this transfer is released.
     let handles: EasyHandlePool
-    /// What `easy`'s kept options are set for once ``applyOptions(_:reused:)`` succeeded; `nil`
+    /// What `easy`'s kept options are set for once ``applyOptions(_:profile:reused:)`` succeeded; `nil`
     /// before, or when it failed part way (the pool then resets the handle).
     var profile: EasyHandlePool.Profile?
     let startedAt = ContinuousClock.now
