@@ -1,5 +1,5 @@
 /// A first-in, first-out queue: the one FIFO of the package (the worker pool's job queue, the curl
-/// engine's calls waiting for a transfer slot).
+/// engine's calls waiting for a transfer slot, the in-memory state store's writes by age).
 ///
 /// `append` and `popFirst` are amortised O(1): the head moves along an array and the consumed
 /// front is dropped once it is at least half of the storage. An element taken out of the middle
@@ -21,6 +21,16 @@ public struct FIFO<Element> {
     public mutating func append(_ element: Element) {
         storage.append(element)
         count += 1
+    }
+
+    /// The front element, left in the queue; `nil` when the queue is empty.
+    public var first: Element? {
+        var index = head
+        while index < storage.count {
+            if let element = storage[index] { return element }
+            index += 1
+        }
+        return nil
     }
 
     /// Removes and returns the front element; `nil` when the queue is empty.

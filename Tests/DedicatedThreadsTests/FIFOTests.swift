@@ -58,4 +58,16 @@ struct FIFOTests {
         #expect(queue.count == next - expected)
         #expect(queue.removeAll() == Array(expected..<next))
     }
+
+    @Test("first shows the front element without taking it, past a hole at the front")
+    func firstPeeks() {
+        var queue = FIFO<Int>()
+        #expect(queue.first == nil)
+        for value in 0..<3 { queue.append(value) }
+        #expect(queue.first == 0 && queue.count == 3)
+        #expect(queue.removeFirst(where: { $0 == 0 }) == 0)
+        #expect(queue.first == 1 && queue.popFirst() == 1)
+        #expect(queue.first == 2 && queue.popFirst() == 2)
+        #expect(queue.first == nil)
+    }
 }
