@@ -33,9 +33,10 @@ final class CurlTransfer {
     var responseBody: [UInt8] = []
     var responseCapExceeded = false
 
+    /// `proxy`: the one the transfer goes through, from its handle profile (empty: none).
     private init(
         submission: CurlEngine.Submission, host: String?, easy: UnsafeMutableRawPointer,
-        handles: EasyHandlePool, configuration: CurlHTTPClient.Configuration
+        handles: EasyHandlePool, configuration: CurlHTTPClient.Configuration, proxy: String
     ) {
         self.handles = handles
         self.id = submission.id
@@ -50,7 +51,7 @@ final class CurlTransfer {
         self.timeoutMs = submission.request.timeoutMs ?? configuration.timeoutMs
         self.watchdogShiftMs = configuration.watchdogDeadlineShiftMs
         self.maxResponseBytes = configuration.maxResponseBytes
-        self.viaProxy = !(submission.request.proxy ?? configuration.proxy ?? "").isEmpty
+        self.viaProxy = !proxy.isEmpty
     }
 
     deinit {
@@ -78,7 +79,9 @@ final class CurlTransfer {
             return .failure(
                 CurlTransportError(kind: .internalError, delivery: .notSent, message: "curl_easy_init failed (out of memory?)", host: host))
         }
-        let transfer = CurlTransfer(submission: submission, host: host, easy: handle.easy, handles: handles, configuration: configuration)
+        let transfer = CurlTransfer(
+            submission: submission, host: host, easy: handle.easy, handles: handles, configuration: configuration,
+            proxy: profile.proxy)
         if let problem = transfer.applyOptions(configuration, profile: profile, reused: handle.profile != nil) {
             return .failure(CurlTransportError(kind: problem.kind, delivery: .notSent, message: problem.message, host: host))
         }
