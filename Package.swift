@@ -177,9 +177,20 @@ let package = Package(
             ],
             swiftSettings: swiftSettings
         ),
+        // Requests run on the event loop that read them while a listener is quiet, on Swift's pool under load.
+        .target(
+            name: "EventLoopExecution",
+            dependencies: [
+                .product(name: "HummingbirdCore", package: "hummingbird"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOCore", package: "swift-nio"),
+            ],
+            swiftSettings: swiftSettings
+        ),
         .target(
             name: "PassgateServer",
             dependencies: [
+                "EventLoopExecution",
                 "OpenSSLCrypto",
                 "PassgateCore",
                 "PassgateAPI",
@@ -232,6 +243,7 @@ let package = Package(
             name: "passgate-bench-proxy",
             dependencies: [
                 "CurlTransport",
+                "EventLoopExecution",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOPosix", package: "swift-nio"),
@@ -242,6 +254,16 @@ let package = Package(
         ),
 
         // MARK: Tests
+        .testTarget(
+            name: "EventLoopExecutionTests",
+            dependencies: [
+                "EventLoopExecution",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+            ],
+            swiftSettings: swiftSettings
+        ),
         .testTarget(
             name: "OpenSSLCryptoTests",
             dependencies: ["OpenSSLCrypto", "PassgateTestSupport"],

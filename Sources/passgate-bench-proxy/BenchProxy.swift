@@ -1,4 +1,5 @@
 import CurlTransport
+import EventLoopExecution
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -55,8 +56,12 @@ struct BenchProxy {
         }
         // As many event loops as Passgate's default (`server.eventLoops`: half the cores), so the
         // bare stack is measured in the shape Passgate runs in.
-        let eventLoops = MultiThreadedEventLoopGroup(numberOfThreads: max(1, System.coreCount / 2))
-        let app = Application(router: router, configuration: .init(address: .hostname("127.0.0.1", port: port)),
+        // Requests on their loop while no more are in flight than there are loops, as in Passgate
+        // (`server.requestsOnEventLoop`).
+        let loopCount = max(1, System.coreCount / 2)
+        let eventLoops = MultiThreadedEventLoopGroup(numberOfThreads: loopCount)
+        let app = Application(router: router, server: .http1(requestsOnEventLoop: loopCount),
+                              configuration: .init(address: .hostname("127.0.0.1", port: port)),
                               eventLoopGroupProvider: .shared(eventLoops), logger: logger)
         let group = ServiceGroup(configuration: .init(
             services: [.init(service: client), .init(service: app)],

@@ -38,6 +38,7 @@ struct ValidationTests {
         ("state: {replayTTLSeconds: 120}", "state.replayTTLSeconds"), ("state: {backend: etcd}", "state.backend"),
         ("server: {shutdownTimeoutSeconds: 0}", "server.shutdownTimeoutSeconds"), ("admin: {port: 65536}", "admin.port"),
         ("server: {eventLoops: 0}", "server.eventLoops"), ("server: {eventLoops: 257}", "server.eventLoops"),
+        ("server: {requestsOnEventLoop: -1}", "server.requestsOnEventLoop"), ("server: {requestsOnEventLoop: 4097}", "server.requestsOnEventLoop"),
         ("admin: {apiKeySHA256: \"not-a-hash\"}", "admin.apiKeySHA256"), ("admin: {host: \"\"}", "admin.host"),
         ("server: {port: 9000}\nadmin: {port: 9000, apiKeySHA256: \"\(String(repeating: "ab", count: 32))\"}", "admin.port"),
     ])
@@ -61,6 +62,16 @@ struct ValidationTests {
         #expect(try ConfigurationLoader(environment: [:]).load(yaml: "server: {eventLoops: 3}", baseDirectory: "/").server.eventLoops == 3)
         let overridden = try ConfigurationLoader(environment: ["PASSGATE_SERVER_EVENTLOOPS": "2"]).load(yaml: "server: {eventLoops: 3}", baseDirectory: "/")
         #expect(overridden.server.eventLoops == 2)
+    }
+
+    @Test("server.requestsOnEventLoop is unset by default, read from the file (0 allowed) and from PASSGATE_SERVER_REQUESTSONEVENTLOOP")
+    func requestsOnEventLoop() throws {
+        let loader = ConfigurationLoader(environment: [:])
+        #expect(try loader.load(yaml: "server: {port: 9000}", baseDirectory: "/").server.requestsOnEventLoop == nil)
+        #expect(try loader.load(yaml: "server: {requestsOnEventLoop: 0}", baseDirectory: "/").server.requestsOnEventLoop == 0)
+        let overridden = try ConfigurationLoader(environment: ["PASSGATE_SERVER_REQUESTSONEVENTLOOP": "4"])
+            .load(yaml: "server: {requestsOnEventLoop: 1}", baseDirectory: "/")
+        #expect(overridden.server.requestsOnEventLoop == 4)
     }
 
     @Test("close misspellings get a suggestion")

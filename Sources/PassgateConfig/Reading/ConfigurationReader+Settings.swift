@@ -23,7 +23,7 @@ extension ConfigurationReader {
     }
 
     func readServer(_ node: Node?) -> ServerSettings {
-        let keys = ["host", "port", "maxBodyBytes", "drainSeconds", "shutdownTimeoutSeconds", "eventLoops"]
+        let keys = ["host", "port", "maxBodyBytes", "drainSeconds", "shutdownTimeoutSeconds", "eventLoops", "requestsOnEventLoop"]
         let section = mapping(node, path: "server", keys: keys, overridePrefix: Self.overridePrefix("server"))
         var settings = ServerSettings()
         if let host = name("host", in: section, what: "the address to listen on, e.g. 127.0.0.1 or 0.0.0.0") { settings.host = host }
@@ -35,6 +35,10 @@ extension ConfigurationReader {
         }
         if let loops = int("eventLoops", in: section, 1...256, note: " (socket I/O threads; leave it out for half the cores)") {
             settings.eventLoops = loops
+        }
+        let onLoopNote = " (requests in flight that still run on their event loop; 0 runs every request on Swift's pool)"
+        if let requests = int("requestsOnEventLoop", in: section, 0...4096, note: onLoopNote) {
+            settings.requestsOnEventLoop = requests
         }
         return settings
     }

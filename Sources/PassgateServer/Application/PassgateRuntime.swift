@@ -1,5 +1,6 @@
 import PassgateCore
 import CurlTransport
+import EventLoopExecution
 import Hummingbird
 import Logging
 import Metrics
@@ -91,13 +92,18 @@ public struct PassgateRuntime: Sendable {
         let server = configuration.server
         let loopCount = server.eventLoops ?? Self.defaultEventLoops(cores: System.coreCount)
         let eventLoops = MultiThreadedEventLoopGroup(numberOfThreads: loopCount)
+        let requestsOnEventLoop = server.requestsOnEventLoop ?? loopCount
+        // Only the API listener: the operations listeners' handlers read files (reload) or render
+        // the whole registry (metrics), which should not hold a loop that serves API sockets.
         let app = Application(
             router: api.router,
+            server: .http1(requestsOnEventLoop: requestsOnEventLoop),
             configuration: .init(address: .hostname(server.host, port: server.port), serverName: "passgate"),
             onServerRunning: { channel in
                 let port = channel.localAddress?.port ?? server.port
                 logger.notice("listening", metadata: [
                     "host": .string(server.host), "port": .stringConvertible(port), "eventLoops": .stringConvertible(loopCount),
+                    "requestsOnEventLoop": .stringConvertible(requestsOnEventLoop),
                 ])
                 await ports.api(port)
             },
@@ -130,9 +136,9 @@ public struct PassgateRuntime: Sendable {
         logger.notice("stopped")
     }
 
-    /// Event loop threads when `server.eventLoops` is not set: half the cores, at least one. The
-    /// loops only move bytes and frame HTTP; the handlers, most of a request's CPU, run on Swift's
-    /// cooperative pool, which has a thread per core already. A loop per core as well put twice as
+    /// Event loop threads when `server.eventLoops` is not set: half the cores, at least one. Under
+    /// load the loops only move bytes and frame HTTP; the handlers, most of a request's CPU, run on
+    /// Swift's cooperative pool, which has a thread per core already. A loop per core as well put twice as
     /// many busy threads as cores and cost CPU in preemption (bench/PROFILE.md, round 9).
     static func defaultEventLoops(cores: Int) -> Int {
         max(1, cores / 2)
