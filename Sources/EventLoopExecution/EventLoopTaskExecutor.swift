@@ -1,3 +1,4 @@
+import Dispatch
 public import NIOCore
 
 /// A task executor that runs a task's jobs on one NIO event loop while its
@@ -28,10 +29,19 @@ public final class EventLoopTaskExecutor: TaskExecutor {
     }
 
     public func enqueue(_ job: consuming ExecutorJob) {
-        guard affinity.prefersEventLoop else {
-            return globalConcurrentExecutor.enqueue(job)
-        }
         let job = UnownedJob(job)
+        guard affinity.prefersEventLoop else {
+            // Run on a pool thread as this executor, not through `globalConcurrentExecutor`: a job
+            // the global executor runs has no current task executor, so at every later call into
+            // nonisolated async code the runtime sees it off its preferred executor and enqueues
+            // it here again, one more trip through the pool's queue per call (3.5 % more CPU per
+            // request at 32 connections). On Linux, Swift's global executor is this same
+            // default-QoS Dispatch queue, so these jobs share the pool's threads.
+            DispatchQueue.global().async {
+                job.runSynchronously(on: self.asUnownedTaskExecutor())
+            }
+            return
+        }
         eventLoop.execute {
             job.runSynchronously(on: self.asUnownedTaskExecutor())
         }
