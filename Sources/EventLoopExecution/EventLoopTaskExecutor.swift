@@ -2,7 +2,7 @@ import Dispatch
 public import NIOCore
 
 /// A task executor that runs a task's jobs on one NIO event loop while its
-/// ``EventLoopAffinity`` prefers the loop, and hands them to Swift's global pool otherwise.
+/// ``EventLoopAffinity`` prefers the loop, and on a thread of Swift's global pool otherwise.
 ///
 /// A connection's task prefers it (``EventLoopPreferringChannel``), so its nonisolated code, and
 /// that of its structured child tasks, continues on the thread that read the request, and a
@@ -23,6 +23,7 @@ public final class EventLoopTaskExecutor: TaskExecutor {
     /// The listener's count of requests in flight, which decides where each job runs.
     public let affinity: EventLoopAffinity
 
+    /// An executor for `eventLoop` whose choice follows `affinity`; one per connection.
     public init(_ eventLoop: any EventLoop, affinity: EventLoopAffinity) {
         self.eventLoop = eventLoop
         self.affinity = affinity
@@ -33,9 +34,9 @@ public final class EventLoopTaskExecutor: TaskExecutor {
         guard affinity.prefersEventLoop else {
             // Run on a pool thread as this executor, not through `globalConcurrentExecutor`: a job
             // the global executor runs has no current task executor, so at every later call into
-            // nonisolated async code the runtime sees it off its preferred executor and enqueues
-            // it here again, one more trip through the pool's queue per call (3.5 % more CPU per
-            // request at 32 connections). On Linux, Swift's global executor is this same
+            // nonisolated async code the runtime would find it off its preferred executor and
+            // enqueue it here again, one more trip through the pool's queue per call
+            // (bench/PROFILE.md, round 15). On Linux, Swift's global executor is this same
             // default-QoS Dispatch queue, so these jobs share the pool's threads.
             DispatchQueue.global().async {
                 job.runSynchronously(on: self.asUnownedTaskExecutor())

@@ -14,8 +14,7 @@ import Testing
             affinity.requestStarted()
             defer { affinity.requestFinished() }
             let onLoop = await withTaskExecutorPreference(EventLoopTaskExecutor(loop, affinity: affinity)) {
-                await Task.yield()
-                return loop.inEventLoop
+                await Self.onLoopAfterSuspending(loop, expected: true)
             }
             #expect(onLoop)
         }
@@ -28,8 +27,7 @@ import Testing
             affinity.requestStarted()
             defer { affinity.requestFinished(); affinity.requestFinished() }
             let onLoop = await withTaskExecutorPreference(EventLoopTaskExecutor(loop, affinity: affinity)) {
-                await Task.yield()
-                return loop.inEventLoop
+                await Self.onLoopAfterSuspending(loop, expected: false)
             }
             #expect(!onLoop)
             #expect(affinity.requestsInFlight == 2)
@@ -57,14 +55,11 @@ import Testing
             let places = await withTaskExecutorPreference(EventLoopTaskExecutor(loop, affinity: affinity)) {
                 var places: [Bool] = []
                 affinity.requestStarted()
-                await Task.yield()
-                places.append(loop.inEventLoop)
+                places.append(await Self.onLoopAfterSuspending(loop, expected: true))
                 affinity.requestStarted()  // a second request arrives
-                await Task.yield()
-                places.append(loop.inEventLoop)
+                places.append(await Self.onLoopAfterSuspending(loop, expected: false))
                 affinity.requestFinished()  // and is answered
-                await Task.yield()
-                places.append(loop.inEventLoop)
+                places.append(await Self.onLoopAfterSuspending(loop, expected: true))
                 affinity.requestFinished()
                 return places
             }
@@ -77,6 +72,29 @@ import Testing
         #expect(EventLoopAffinity(limit: 0).limit == 1)
         #expect(EventLoopAffinity(limit: -3).limit == 1)
         #expect(EventLoopAffinity(limit: 8).limit == 8)
+    }
+
+    /// Suspends the task and has a plain OS thread resume it, as the curl engine does with a call's
+    /// answer: the executor then decides where the rest runs. The thread waits a moment first: a
+    /// continuation resumed before its task has suspended lets the task go on where it is, with no
+    /// decision at all (in Passgate the carrier's answer always comes later).
+    static func suspendUntilResumedByAnotherThread() async {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            Thread {
+                Thread.sleep(forTimeInterval: 0.002)
+                continuation.resume()
+            }.start()
+        }
+    }
+
+    /// Whether the task runs on `loop` after a suspension, asking again (at most 20 times) while it
+    /// is not where `expected` says: one resumption can still beat the suspension on a busy machine.
+    static func onLoopAfterSuspending(_ loop: any EventLoop, expected: Bool) async -> Bool {
+        for _ in 0..<20 {
+            await suspendUntilResumedByAnotherThread()
+            if loop.inEventLoop == expected { break }
+        }
+        return loop.inEventLoop
     }
 
     private func withLoop(_ body: (any EventLoop) async throws -> Void) async throws {
