@@ -36,8 +36,9 @@ public final class EventLoopTaskExecutor: TaskExecutor {
             // the global executor runs has no current task executor, so at every later call into
             // nonisolated async code the runtime would find it off its preferred executor and
             // enqueue it here again, one more trip through the pool's queue per call
-            // (bench/PROFILE.md, round 15). On Linux, Swift's global executor is this same
-            // default-QoS Dispatch queue, so these jobs share the pool's threads.
+            // (bench/PROFILE.md, round 15). Swift's global executor on Linux is a separate queue
+            // onto the same threads, which this flood starves: tasks that start connections run
+            // preferring `PoolTaskExecutor`, which uses this queue too (round 16).
             DispatchQueue.global().async {
                 job.runSynchronously(on: self.asUnownedTaskExecutor())
             }

@@ -67,7 +67,8 @@ struct BenchProxy {
             services: [.init(service: client), .init(service: app)],
             gracefulShutdownSignals: [.sigterm, .sigint], logger: logger
         ))
-        try await group.run()
+        // Connection starts in the busy requests' queue, as in Passgate (`PoolTaskExecutor`).
+        try await withTaskExecutorPreference(PoolTaskExecutor.shared) { try await group.run() }
         try await eventLoops.shutdownGracefully()
     }
 }

@@ -127,7 +127,11 @@ public struct PassgateRuntime: Sendable {
         groupConfiguration.maximumCancellationDuration = .seconds(5)
         let group = ServiceGroup(configuration: groupConfiguration)
         do {
-            try await group.run()
+            if requestsOnEventLoop > 0 {
+                try await withTaskExecutorPreference(PoolTaskExecutor.shared) { try await group.run() }
+            } else {
+                try await group.run()
+            }
         } catch {
             try? await eventLoops.shutdownGracefully()
             throw error

@@ -1,0 +1,25 @@
+import Dispatch
+
+/// A task executor that runs jobs on Dispatch's default-QoS global queue, the queue
+/// ``EventLoopTaskExecutor`` sends a busy listener's jobs to.
+///
+/// Swift's own global executor on Linux is a separate concurrent queue (two wide on two cores) that
+/// feeds the same threads. While a loaded listener's jobs flood the global queue directly, that
+/// separate queue gets one turn per pass through the flood: a task that starts there (a new
+/// connection's first job, Hummingbird's accept loop) waits for a whole pass per job, which served
+/// a burst of 64 new connections one every ~10 ms (bench/PROFILE.md, round 16). Preferring this
+/// executor for the tasks that start connections puts every job of the process's request path in
+/// one first-in, first-out queue.
+public final class PoolTaskExecutor: TaskExecutor {
+    /// The one instance: the executor has no state.
+    public static let shared = PoolTaskExecutor()
+
+    private init() {}
+
+    public func enqueue(_ job: consuming ExecutorJob) {
+        let job = UnownedJob(job)
+        DispatchQueue.global().async {
+            job.runSynchronously(on: self.asUnownedTaskExecutor())
+        }
+    }
+}
