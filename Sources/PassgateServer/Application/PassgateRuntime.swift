@@ -127,6 +127,9 @@ public struct PassgateRuntime: Sendable {
         groupConfiguration.maximumCancellationDuration = .seconds(5)
         let group = ServiceGroup(configuration: groupConfiguration)
         do {
+            // Busy requests' jobs go to Dispatch's global queue, not Swift's own executor: the rest
+            // of the service (accept loops, each connection's start) must wait in the same queue,
+            // or it waits for a turn per pass through theirs (bench/PROFILE.md, round 16).
             if requestsOnEventLoop > 0 {
                 try await withTaskExecutorPreference(PoolTaskExecutor.shared) { try await group.run() }
             } else {
