@@ -1,4 +1,3 @@
-import Dispatch
 public import NIOCore
 
 /// A task executor that runs a task's jobs on one NIO event loop while its
@@ -32,16 +31,11 @@ public final class EventLoopTaskExecutor: TaskExecutor {
     public func enqueue(_ job: consuming ExecutorJob) {
         let job = UnownedJob(job)
         guard affinity.prefersEventLoop else {
-            // Run on a pool thread as this executor, not through `globalConcurrentExecutor`: a job
-            // the global executor runs has no current task executor, so at every later call into
-            // nonisolated async code the runtime would find it off its preferred executor and
-            // enqueue it here again, one more trip through the pool's queue per call
-            // (bench/PROFILE.md, round 15). Swift's global executor on Linux is a separate queue
-            // onto the same threads, which this flood starves: tasks that start connections run
-            // preferring `PoolTaskExecutor`, which uses this queue too (round 16).
-            DispatchQueue.global().async {
-                job.runSynchronously(on: self.asUnownedTaskExecutor())
-            }
+            // On the pool as this executor, not through `globalConcurrentExecutor`: a job the
+            // global executor runs has no current task executor, so at every later call into
+            // nonisolated async code the runtime would enqueue it here again (bench/PROFILE.md,
+            // round 15); and in the queue the service's other tasks wait in (round 16).
+            PoolTaskExecutor.shared.run(job, as: self)
             return
         }
         eventLoop.execute {

@@ -17,9 +17,17 @@ public final class PoolTaskExecutor: TaskExecutor {
     private init() {}
 
     public func enqueue(_ job: consuming ExecutorJob) {
-        let job = UnownedJob(job)
+        run(UnownedJob(job), as: self)
+    }
+
+    /// Runs `job` on this queue as `executor`, the task executor its task prefers, so that the
+    /// runtime finds the task where it wants it and does not enqueue it again at its next call.
+    /// The one place that picks the queue: the busy path of ``EventLoopTaskExecutor`` must use
+    /// the same one, or it starves the tasks that wait here. The closure holds `executor` until
+    /// the job has run.
+    func run(_ job: UnownedJob, as executor: some TaskExecutor) {
         DispatchQueue.global().async {
-            job.runSynchronously(on: self.asUnownedTaskExecutor())
+            job.runSynchronously(on: executor.asUnownedTaskExecutor())
         }
     }
 }

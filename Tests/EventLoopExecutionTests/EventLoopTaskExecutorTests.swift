@@ -78,11 +78,13 @@ import Testing
     /// answer: the executor then decides where the rest runs. The thread waits a moment first: a
     /// continuation resumed before its task has suspended lets the task go on where it is, with no
     /// decision at all (in Passgate the carrier's answer always comes later).
-    static func suspendUntilResumedByAnotherThread() async {
-        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+    /// Returns the resuming thread.
+    @discardableResult
+    static func suspendUntilResumedByAnotherThread() async -> pthread_t {
+        await withCheckedContinuation { (continuation: CheckedContinuation<pthread_t, Never>) in
             Thread {
                 Thread.sleep(forTimeInterval: 0.002)
-                continuation.resume()
+                continuation.resume(returning: pthread_self())
             }.start()
         }
     }

@@ -24,12 +24,7 @@ import Testing
             // A resumption that beats the suspension lets the task go on in the resuming thread,
             // without the executor: ask again while that happens (at most 20 times).
             for _ in 0..<20 {
-                let resumer = await withCheckedContinuation { (continuation: CheckedContinuation<pthread_t, Never>) in
-                    Thread {
-                        Thread.sleep(forTimeInterval: 0.002)
-                        continuation.resume(returning: pthread_self())
-                    }.start()
-                }
+                let resumer = await EventLoopTaskExecutorTests.suspendUntilResumedByAnotherThread()
                 threads = (resumer, pthread_self())
                 if pthread_equal(threads.resumer, threads.resumed) == 0 { break }
             }
