@@ -31,6 +31,9 @@ import PassgateProviders
 ///   - `log` (mapping, optional)
 ///     - `level` (string, default: "info"; override `PASSGATE_LOG_LEVEL`): trace, debug, info, notice, warning, error, critical
 ///     - `format` (string, default: "json"; override `PASSGATE_LOG_FORMAT`): json or text
+///     - `writeDelayMs` (int 0-1000, default: 5; override `PASSGATE_LOG_WRITEDELAYMS`): `serve` writes log lines
+///       from a thread of their own; under load a line waits at most this long to share one `write` with others.
+///       0 writes each line from the thread that logs it
 ///   - `state` (mapping, optional): the replay cache
 ///     - `backend` (string, default: "memory"; override `PASSGATE_STATE_BACKEND`): memory (one instance) or redis (several)
 ///     - `redisURL` (string, default: "redis://127.0.0.1:6379/0"; override `PASSGATE_STATE_REDISURL`):

@@ -96,6 +96,9 @@ public struct LogSettings: Sendable, Equatable {
 
     public var level: Logger.Level = .info
     public var format: Format = .json
+    /// Under load, the longest a line waits in memory to share one `write` to standard output with
+    /// others (a dedicated thread writes them); 0 writes each line from the thread that logs it.
+    public var writeDelayMs = 5
 
     public init() {}
 }

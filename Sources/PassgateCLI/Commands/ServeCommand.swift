@@ -24,13 +24,24 @@ struct ServeCommand: AsyncParsableCommand {
     func run() async throws {
         let configuration = try config.load()
         let path = config.path
-        let runtime = PassgateRuntime(configuration: configuration, reload: { try ConfigurationLoader.passgate().load(path: path) })
-        try await EmbeddedSandbox.serve(runtime, signals: [.sigterm, .sigint]) { endpoints, sandboxPort in
-            guard let sandboxPort else { return }
-            FileHandle.standardError.write(Data(Walkthrough.text(
-                configuration: configuration, apiPort: endpoints.apiPort, sandboxPort: sandboxPort, adminPort: endpoints.adminPort,
-                metricsPort: endpoints.metricsPort).utf8))
+        // Log lines from a thread of their own (log.writeDelayMs), written out before the process exits.
+        let output = StandardOutputSink(writeDelayMs: configuration.log.writeDelayMs) { dropped in
+            StandardOutputSink.dropNote(dropped, json: configuration.log.format == .json)
         }
+        let runtime = PassgateRuntime(
+            configuration: configuration, logSink: output, reload: { try ConfigurationLoader.passgate().load(path: path) })
+        do {
+            try await EmbeddedSandbox.serve(runtime, signals: [.sigterm, .sigint]) { endpoints, sandboxPort in
+                guard let sandboxPort else { return }
+                FileHandle.standardError.write(Data(Walkthrough.text(
+                    configuration: configuration, apiPort: endpoints.apiPort, sandboxPort: sandboxPort, adminPort: endpoints.adminPort,
+                    metricsPort: endpoints.metricsPort).utf8))
+            }
+        } catch {
+            await output.close()
+            throw error
+        }
+        await output.close()
     }
 }
 

@@ -44,7 +44,7 @@ extension ConfigurationReader {
     }
 
     func readLog(_ node: Node?) -> LogSettings {
-        let section = mapping(node, path: "log", keys: ["level", "format"], overridePrefix: Self.overridePrefix("log"))
+        let section = mapping(node, path: "log", keys: ["level", "format", "writeDelayMs"], overridePrefix: Self.overridePrefix("log"))
         var settings = LogSettings()
         if let level = choice("level", in: section, Logger.Level.allCases.map(\.rawValue)), let parsed = Logger.Level(rawValue: level) {
             settings.level = parsed
@@ -52,6 +52,8 @@ extension ConfigurationReader {
         if let format = choice("format", in: section, LogSettings.Format.allCases.map(\.rawValue)), let parsed = LogSettings.Format(rawValue: format) {
             settings.format = parsed
         }
+        let delayNote = " (the longest a line waits in memory to share a write to standard output under load; 0 writes each line as it is logged)"
+        if let delay = int("writeDelayMs", in: section, 0...1_000, note: delayNote) { settings.writeDelayMs = delay }
         return settings
     }
 

@@ -3,24 +3,6 @@ import Foundation
 import Logging
 import Synchronization
 
-/// Standard output, one `write(2)` per line so lines from many threads never interleave.
-public struct StandardOutputSink: LogSink {
-    public init() {}
-
-    public func write(_ line: String) {
-        var bytes = Array(line.utf8)
-        bytes.append(0x0A)
-        bytes.withUnsafeBytes { buffer in
-            var offset = 0
-            while offset < buffer.count {
-                let written = Foundation.write(STDOUT_FILENO, buffer.baseAddress! + offset, buffer.count - offset)
-                if written <= 0 { return }
-                offset += written
-            }
-        }
-    }
-}
-
 /// A swift-log handler writing one JSON object per line: `ts`, `level`, `logger`, `msg`, then the
 /// metadata keys. `text` format writes `ts level logger: msg key=value…` for humans.
 public struct JSONLogHandler: LogHandler {
@@ -59,23 +41,36 @@ public struct JSONLogHandler: LogHandler {
         emit(level: level, message: message, fields: Self.merged(handler: metadata, sortedEvent: sortedFields))
     }
 
-    /// Writes one line: `fields` in the order given, after the four fixed keys.
+    /// Writes one line: `fields` in the order given, after the four fixed keys. Warnings and
+    /// worse go out at once; other lines may wait a few milliseconds to share a write.
     private func emit(level: Logger.Level, message: String, fields: [(key: String, value: Logger.Metadata.Value)]) {
+        let line = Self.line(level: level, label: label, message: message, fields: fields, json: json)
+        if level >= .warning {
+            sink.writeUrgently(line)
+        } else {
+            sink.write(line)
+        }
+    }
+
+    /// One line as this handler writes it, now: `fields` in the order given, after the four fixed
+    /// keys (`ts`, `level`, `logger`, `msg`), as JSON or as `ts level logger: msg key=value…`.
+    static func line(
+        level: Logger.Level, label: String, message: String, fields: [(key: String, value: Logger.Metadata.Value)], json: Bool
+    ) -> String {
         let timestamp = LogTimestamp.now()
         guard json else {
             let pairs = fields.map { "\($0.key)=\($0.value)" }.joined(separator: " ")
-            sink.write("\(timestamp) \(level) \(label): \(message)\(pairs.isEmpty ? "" : " " + pairs)")
-            return
+            return "\(timestamp) \(level) \(label): \(message)\(pairs.isEmpty ? "" : " " + pairs)"
         }
         var line = JSONLogLine()
         line.add("ts", timestamp)
         line.add("level", level.rawValue)
         line.add("logger", label)
         line.add("msg", message)
-        for field in fields where !Self.isReserved(field.key) {
+        for field in fields where !isReserved(field.key) {
             line.add(field.key, field.value)
         }
-        sink.write(line.finish())
+        return line.finish()
     }
 
     /// The handler's metadata and the event's fields (already in key order; the event's wins on a
