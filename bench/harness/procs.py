@@ -117,9 +117,16 @@ class Process:
         self.stderr_path = os.path.join(log_dir, f"{name}.stderr")
         self._stdout = open(stdout_path, "ab")
         self._stderr = open(self.stderr_path, "ab")
+        # BENCH_STDOUT=pipe: standard output is a pipe that another process reads, as under a
+        # container runtime, rather than the file itself (a write to /dev/null costs next to nothing).
+        reader = None
+        if os.environ.get("BENCH_STDOUT") == "pipe":
+            reader = subprocess.Popen(["cat"], stdin=subprocess.PIPE, stdout=self._stdout, start_new_session=True)
         self.started = time.monotonic()
-        self.popen = subprocess.Popen(argv, stdout=self._stdout, stderr=self._stderr, stdin=subprocess.DEVNULL,
-                                      start_new_session=True)
+        self.popen = subprocess.Popen(argv, stdout=reader.stdin if reader else self._stdout, stderr=self._stderr,
+                                      stdin=subprocess.DEVNULL, start_new_session=True)
+        if reader:
+            reader.stdin.close()  # the child holds the write end; the reader ends with it
         self.pid = self.popen.pid
 
     def wait_ready(self, url, timeout=30.0):
