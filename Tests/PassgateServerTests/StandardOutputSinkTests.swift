@@ -54,12 +54,15 @@ struct StandardOutputSinkTests {
         let pipe = try TestPipe(capacity: 4096)
         let filler = try pipe.fill()
         let sink = StandardOutputSink(writeDelayMs: 5, maxBufferedBytes: 1_000, descriptor: pipe.writeEnd)
+        let reported = Mutex(0)
+        sink.reportDrops { count in reported.withLock { $0 += count } }
         // 100 lines of 50 bytes: the writer blocks on the first write, so only what fits in 1,000
         // bytes is kept, and it is always the oldest lines.
         let lines = (0..<100).map { String(format: "line %03d ", $0) + String(repeating: "y", count: 40) }
         for line in lines { sink.write(line) }
         let kept = 1_000 / 50
         #expect(sink.droppedLines == lines.count - kept)
+        #expect(reported.withLock { $0 } == lines.count - kept, "each drop reported (passgate_log_lines_dropped_total)")
         let drained = pipe.startDraining()
         await sink.close()
         let output = await pipe.closeAndReadLines(drain: drained, skipping: filler)
@@ -82,6 +85,21 @@ struct StandardOutputSinkTests {
         direct.write("direct")
         // Every byte is in the pipe already: no thread is left to write it.
         #expect(await pipe.closeAndReadLines() == ["queued", "after close", "direct"])
+    }
+
+    @Test("drops before reportDrops(to:) is set are reported once when it is")
+    func dropsBeforeTheReportAreCounted() async throws {
+        let pipe = try TestPipe(capacity: 4096)
+        let filler = try pipe.fill()
+        let sink = StandardOutputSink(writeDelayMs: 5, maxBufferedBytes: 100, descriptor: pipe.writeEnd)
+        for index in 0..<10 { sink.write("line \(index) " + String(repeating: "z", count: 40)) }
+        let reported = Mutex<[Int]>([])
+        sink.reportDrops { count in reported.withLock { $0.append(count) } }
+        sink.write("one more, dropped too " + String(repeating: "z", count: 40))
+        #expect(reported.withLock { $0 } == [sink.droppedLines - 1, 1])
+        let drain = pipe.startDraining()
+        await sink.close()
+        _ = await pipe.closeAndReadLines(drain: drain, skipping: filler)
     }
 
     @Test("flush() returns once every line written before it is in the descriptor")

@@ -74,6 +74,9 @@ public struct PassgateRuntime: Sendable {
         let registry = PrometheusCollectorRegistry()
         let metricsFactory = PrometheusMetricsFactory(registry: registry)
         CertificateExpiry.export(configuration, metricsFactory: metricsFactory, logger: logger, clock: clock)
+        // Exported at 0 from the start, so an alert can watch it before the first drop.
+        let droppedLogLines = Counter(label: "passgate_log_lines_dropped_total", factory: metricsFactory)
+        logSink.reportDrops { droppedLogLines.increment(by: $0) }
         // Before the transport, so it stops after it: carrier calls finishing during the shutdown are still written.
         let audit = try Self.makeAuditLog(configuration.audit, logger: makeLogger(label: "passgate.audit"), metricsFactory: metricsFactory)
         if let audit { services.append(.init(service: audit)) }

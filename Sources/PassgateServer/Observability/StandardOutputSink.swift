@@ -104,6 +104,14 @@ public final class StandardOutputSink: LogSink {
     /// Lines dropped so far because the descriptor did not take them and the queue was full.
     public var droppedLines: Int { counts.droppedTotal.load(ordering: .relaxed) }
 
+    public func reportDrops(to count: @escaping @Sendable (Int) -> Void) {
+        let earlier = counts.dropReport.withLock { report in
+            report = count
+            return counts.droppedTotal.load(ordering: .relaxed)
+        }
+        if earlier > 0 { count(earlier) }
+    }
+
     private func enqueue(_ line: String, urgent: Bool) {
         var bytes = Array(line.utf8)
         bytes.append(0x0A)
@@ -114,7 +122,13 @@ public final class StandardOutputSink: LogSink {
         let queued = counts.queuedBytes.add(bytes.count, ordering: .relaxed).newValue
         guard queued <= maxBufferedBytes else {
             counts.queuedBytes.subtract(bytes.count, ordering: .relaxed)
-            counts.droppedTotal.add(1, ordering: .relaxed)
+            // Counted under the lock `reportDrops` takes, so no drop is reported twice or missed;
+            // reported outside it.
+            let report = counts.dropReport.withLock { report in
+                counts.droppedTotal.add(1, ordering: .relaxed)
+                return report
+            }
+            report?(1)
             // The first line dropped since the last report queues the report in its place.
             if counts.dropped.add(1, ordering: .relaxed).newValue == 1 { writer.submit(.dropReport, deferrable: true) }
             return
@@ -162,6 +176,8 @@ final class OutputCounts: Sendable {
     let dropped = Atomic<Int>(0)
     /// Lines dropped since start.
     let droppedTotal = Atomic<Int>(0)
+    /// Told each drop once set (`reportDrops(to:)`); guards `droppedTotal`'s changes as well.
+    let dropReport = Mutex<(@Sendable (Int) -> Void)?>(nil)
 }
 
 /// A job for the writer thread.
