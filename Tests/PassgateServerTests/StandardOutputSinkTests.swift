@@ -67,11 +67,18 @@ struct StandardOutputSinkTests {
         await sink.close()
         let output = await pipe.closeAndReadLines(drain: drained, skipping: filler)
         #expect(Array(output.prefix(kept)) == Array(lines.prefix(kept)))
-        #expect(output.count == kept + 1)
         #expect(sink.counts.queuedBytes.load(ordering: .relaxed) == 0, "every byte counted as queued was written")
-        let note = try #require(output.last)
-        #expect(note.contains("\"level\":\"warning\"") && note.contains("\"dropped\":\"\(lines.count - kept)\""), "\(note)")
-        #expect(note.contains("log lines dropped"))
+        // Usually one report; two when the writer took the first report before the last drop
+        // (a busy host). Either way they follow the kept lines and add up to every drop.
+        let notes = Array(output.dropFirst(kept))
+        #expect((1...2).contains(notes.count), "\(notes)")
+        var reportedInNotes = 0
+        for note in notes {
+            #expect(note.contains("\"level\":\"warning\"") && note.contains("log lines dropped"), "\(note)")
+            let count = note.split(separator: "\"dropped\":\"").last.flatMap { Int($0.prefix { $0.isNumber }) }
+            reportedInNotes += try #require(count, "\(note)")
+        }
+        #expect(reportedInNotes == lines.count - kept)
     }
 
     @Test("a line written after close() goes out directly, and direct mode writes before write() returns")
