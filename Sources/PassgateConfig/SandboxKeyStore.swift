@@ -1,5 +1,6 @@
 import Foundation
 import OpenSSLCrypto
+import PassgateCore
 
 #if canImport(Glibc)
 import Glibc
@@ -92,16 +93,9 @@ public enum SandboxKeyStore {
             throw SandboxKeyError("cannot create '\(path)': \(String(cString: strerror(errno)))")
         }
         defer { close(descriptor) }
-        let bytes = Array(text.utf8)
-        var written = 0
-        while written < bytes.count {
-            let result = bytes[written...].withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
-            if result < 0, errno == EINTR { continue }
-            guard result > 0 else {
-                unlink(path)
-                throw SandboxKeyError("cannot write '\(path)': \(String(cString: strerror(errno)))")
-            }
-            written += result
+        if let failure = DescriptorOutput.writeAll(Array(text.utf8), to: descriptor).errorNumber {
+            unlink(path)
+            throw SandboxKeyError("cannot write '\(path)': \(String(cString: strerror(failure)))")
         }
     }
 }

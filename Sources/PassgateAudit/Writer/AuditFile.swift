@@ -1,3 +1,5 @@
+import PassgateCore
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)
@@ -51,8 +53,7 @@ struct AuditFile: Sendable {
             let reader = open(path, O_RDONLY | O_CLOEXEC)
             if reader >= 0 {
                 if pread(reader, &last, 1, off_t(size - 1)) == 1, last != UInt8(ascii: "\n") {
-                    var newline = UInt8(ascii: "\n")
-                    if posixWrite(fd, &newline, 1) == 1 { size += 1 }
+                    size += DescriptorOutput.writeAll([UInt8(ascii: "\n")], to: fd).written
                 }
                 _ = posixClose(reader)
             }
@@ -61,20 +62,10 @@ struct AuditFile: Sendable {
 
     /// Appends all of `bytes`; on failure, how many were written before it.
     mutating func append(_ bytes: [UInt8]) -> (written: Int, error: AuditLogError?) {
-        var written = 0
-        let error: AuditLogError? = bytes.withUnsafeBytes { buffer in
-            while written < buffer.count {
-                let result = posixWrite(descriptor, buffer.baseAddress! + written, buffer.count - written)
-                if result < 0 {
-                    if errno == EINTR { continue }
-                    return Self.failure(path, "cannot append to the audit file '\(path)'", errno: errno)
-                }
-                written += result
-            }
-            return nil
-        }
-        size += written
-        return (written, error)
+        let outcome = DescriptorOutput.writeAll(bytes, to: descriptor)
+        size += outcome.written
+        let error = outcome.errorNumber.map { Self.failure(path, "cannot append to the audit file '\(path)'", errno: $0) }
+        return (outcome.written, error)
     }
 
     /// Flushes what was appended to the disk.
@@ -175,11 +166,7 @@ struct AuditFile: Sendable {
     }
 }
 
-// `write` and `close` are also names of members here; these spell out the C functions.
-@inline(__always) private func posixWrite(_ fd: Int32, _ buffer: UnsafeRawPointer, _ count: Int) -> Int {
-    write(fd, buffer, count)
-}
-
+// `close` is also the name of a member here; this spells out the C function.
 @inline(__always) private func posixClose(_ fd: Int32) -> Int32 {
     close(fd)
 }

@@ -1,4 +1,5 @@
 import DedicatedThreads
+import PassgateCore
 import Synchronization
 
 /// The `pg-log` thread's work, as the one `BlockingWorker` of ``StandardOutputSink``'s pool: each
@@ -42,7 +43,7 @@ struct OutputWriterLoop: BlockingWorker {
     /// would.
     mutating func idle(draining: Bool) -> Bool {
         if !batch.isEmpty {
-            _ = StandardOutputSink.writeAll(batch, to: descriptor)
+            _ = DescriptorOutput.writeAll(batch, to: descriptor)
             counts.queuedBytes.subtract(queuedInBatch, ordering: .relaxed)
             queuedInBatch = 0
             if batch.capacity > Self.keptCapacity {

@@ -5,13 +5,10 @@ import Synchronization
 
 #if canImport(Glibc)
 import Glibc
-private let systemWrite = Glibc.write
 #elseif canImport(Musl)
 import Musl
-private let systemWrite = Musl.write
 #elseif canImport(Darwin)
 import Darwin
-private let systemWrite = Darwin.write
 #endif
 
 /// Log lines to standard output (or another descriptor), each whole and in the order written.
@@ -64,7 +61,7 @@ public final class StandardOutputSink: LogSink {
                 switch job {
                 case .line(let bytes):
                     counts.queuedBytes.subtract(bytes.count, ordering: .relaxed)
-                    _ = Self.writeAll(bytes, to: descriptor)
+                    _ = DescriptorOutput.writeAll(bytes, to: descriptor)
                 case .flush(let continuation):
                     continuation.resume()
                 case .dropReport:
@@ -116,7 +113,7 @@ public final class StandardOutputSink: LogSink {
         var bytes = Array(line.utf8)
         bytes.append(0x0A)
         guard let writer else {
-            _ = Self.writeAll(bytes, to: descriptor)
+            _ = DescriptorOutput.writeAll(bytes, to: descriptor)
             return
         }
         let queued = counts.queuedBytes.add(bytes.count, ordering: .relaxed).newValue
@@ -142,29 +139,6 @@ public final class StandardOutputSink: LogSink {
             level: .warning, label: "passgate.log",
             message: "log lines dropped: standard output did not take them fast enough and the queue in memory was full",
             fields: [("dropped", .stringConvertible(count))], json: json)
-    }
-
-    /// Writes all of `bytes` to `descriptor`, through interrupted and partial writes, waiting while
-    /// a non-blocking descriptor is full. `false` when the descriptor refuses (closed, `EPIPE`).
-    static func writeAll(_ bytes: [UInt8], to descriptor: Int32) -> Bool {
-        bytes.withUnsafeBytes { buffer in
-            guard let base = buffer.baseAddress else { return true }
-            var offset = 0
-            while offset < buffer.count {
-                let written = systemWrite(descriptor, base + offset, buffer.count - offset)
-                if written > 0 {
-                    offset += written
-                } else if written < 0, errno == EINTR {
-                    continue
-                } else if written < 0, errno == EAGAIN || errno == EWOULDBLOCK {
-                    var ready = pollfd(fd: descriptor, events: Int16(POLLOUT), revents: 0)
-                    _ = poll(&ready, 1, -1)
-                } else {
-                    return false
-                }
-            }
-            return true
-        }
     }
 }
 
