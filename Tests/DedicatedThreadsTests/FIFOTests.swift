@@ -40,7 +40,7 @@ struct FIFOTests {
         #expect(queue.popFirst() == 9)
     }
 
-    @Test("a long run of appends and pops keeps the order across compactions")
+    @Test("a long run of appends and pops keeps the order as the ring wraps round and grows")
     func longRun() {
         var queue = FIFO<Int>()
         var next = 0
@@ -57,6 +57,51 @@ struct FIFOTests {
         }
         #expect(queue.count == next - expected)
         #expect(queue.removeAll() == Array(expected..<next))
+    }
+
+    @Test("holes and growth while the queue wraps round the end of its storage keep the order")
+    func wrappedHolesAndGrowth() {
+        var queue = FIFO<Int>()
+        var model: [Int] = []
+        var next = 0
+        // Sixteen slots at first: move the head to slot 10, then fill past the end and grow.
+        for _ in 0..<10 {
+            queue.append(next)
+            next += 1
+            _ = queue.popFirst()
+        }
+        for _ in 0..<14 {
+            queue.append(next)
+            model.append(next)
+            next += 1
+        }
+        // Holes on both sides of the wrap, one of them at the front.
+        for hole in [model[0], model[7], model[12]] {
+            #expect(queue.removeFirst(where: { $0 == hole }) == hole)
+            model.removeAll { $0 == hole }
+        }
+        #expect(queue.first == model.first)
+        for _ in 0..<40 {  // grows twice while wrapped
+            queue.append(next)
+            model.append(next)
+            next += 1
+        }
+        #expect(queue.count == model.count)
+        for expected in model.prefix(20) { #expect(queue.popFirst() == expected) }
+        #expect(queue.removeAll() == Array(model.dropFirst(20)))
+        #expect(queue.isEmpty && queue.popFirst() == nil && queue.first == nil)
+        queue.append(-1)
+        #expect(queue.popFirst() == -1 && queue.isEmpty)
+    }
+
+    @Test("removing the last element leaves an empty queue that takes new elements in order")
+    func emptiedByRemoval() {
+        var queue = FIFO<Int>()
+        for value in 0..<5 { queue.append(value) }
+        for value in [4, 0, 2, 1, 3] { #expect(queue.removeFirst(where: { $0 == value }) == value) }
+        #expect(queue.isEmpty && queue.first == nil && queue.popFirst() == nil)
+        for value in 10..<30 { queue.append(value) }
+        #expect(queue.popFirst(upTo: 25) == Array(10..<30))
     }
 
     @Test("first shows the front element without taking it, past a hole at the front")
