@@ -10,7 +10,7 @@ import Testing
 struct DescriptorOutputTests {
     @Test("a buffer sixteen times a pipe's capacity arrives whole and in order, through partial writes")
     func largerThanThePipe() throws {
-        let pipe = try Pipe()
+        let pipe = try DrainedPipe()
         let bytes = (0..<(1 << 20)).map { UInt8(truncatingIfNeeded: $0 &* 31 &+ $0 >> 9) }
         let reading = pipe.readAll()
         let outcome = DescriptorOutput.writeAll(bytes, to: pipe.writeEnd)
@@ -21,7 +21,7 @@ struct DescriptorOutputTests {
 
     @Test("a full non-blocking pipe is waited on until the reader takes bytes, not reported as EAGAIN")
     func nonBlockingPipeWaits() throws {
-        let pipe = try Pipe()
+        let pipe = try DrainedPipe()
         _ = fcntl(pipe.writeEnd, F_SETFL, fcntl(pipe.writeEnd, F_GETFL) | O_NONBLOCK)
         let chunk = [UInt8](repeating: 0x61, count: 4096)
         var filled = 0
@@ -54,7 +54,7 @@ struct DescriptorOutputTests {
 }
 
 /// A pipe whose read end a Dispatch thread drains (off Swift's cooperative pool: the reads block).
-private final class Pipe: Sendable {
+private final class DrainedPipe: Sendable {
     let readEnd: Int32
     let writeEnd: Int32
 
