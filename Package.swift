@@ -1,7 +1,7 @@
 // swift-tools-version:6.0
 import PackageDescription
 
-let swiftSettings: [SwiftSetting] = [
+let commonSwiftSettings: [SwiftSetting] = [
     .enableUpcomingFeature("ExistentialAny"),
     .enableUpcomingFeature("MemberImportVisibility"),
     // Release builds specialize generics across this package's modules (the request path crosses
@@ -9,6 +9,15 @@ let swiftSettings: [SwiftSetting] = [
     // metadata at run time on every request. bench/PROFILE.md has the measurement.
     .unsafeFlags(["-cross-module-optimization"], .when(configuration: .release)),
 ]
+
+// A nonisolated async function runs on its caller's executor instead of hopping to the generic
+// one: with a task executor preference every such hop is a runtime call that looks the preference
+// up under the task's status lock. bench/PROFILE.md (round 19) has the measurement.
+let swiftSettings = commonSwiftSettings + [.enableUpcomingFeature("NonisolatedNonsendingByDefault")]
+
+// The entry points keep Swift 6's default for nonisolated async functions: Swift 6.3.1 crashes
+// generating the async `main` that `@main` on an `AsyncParsableCommand` produces with it on.
+let entryPointSwiftSettings = commonSwiftSettings
 
 // The executables allocate through jemalloc (Debian's libjemalloc2) on Linux instead of glibc's
 // malloc: a request allocates ~170 times, on one thread and freed on another (event loop, Swift
@@ -235,7 +244,7 @@ let package = Package(
                 "PassgateCLI",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
-            swiftSettings: swiftSettings,
+            swiftSettings: entryPointSwiftSettings,
             linkerSettings: allocator
         ),
         // The benchmark's bare-proxy reference (bench/run); deploy/Dockerfile builds only `passgate`.
@@ -249,7 +258,7 @@ let package = Package(
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ],
-            swiftSettings: swiftSettings,
+            swiftSettings: entryPointSwiftSettings,
             linkerSettings: allocator
         ),
 

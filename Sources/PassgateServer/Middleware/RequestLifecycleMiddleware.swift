@@ -26,7 +26,9 @@ struct RequestLifecycleMiddleware: RouterMiddleware {
         lineWriter = logger.handler as? JSONLogHandler
     }
 
-    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+    // `@concurrent`: Hummingbird's protocol is compiled without NonisolatedNonsendingByDefault, so
+    // its `next` is a concurrent function, which this package's default would not match.
+    func handle(_ request: Request, context: Context, next: @concurrent (Request, Context) async throws -> Response) async throws -> Response {
         var context = context
         context.requestId = Self.requestId(from: request.headers.joinedValue(of: .requestID))
         let started = ContinuousClock.now
