@@ -46,6 +46,17 @@ static inline CURLcode CCurl_easy_setopt_write_callback(CURL *handle, CURLoption
     return curl_easy_setopt(handle, option, callback);
 }
 
+/// `CURLOPT_SOCKOPTFUNCTION`: called with each socket curl creates, before it connects.
+static inline CURLcode CCurl_easy_setopt_sockopt_callback(CURL *handle, curl_sockopt_callback callback) {
+    return curl_easy_setopt(handle, CURLOPT_SOCKOPTFUNCTION, callback);
+}
+
+/// `CURLOPT_CLOSESOCKETFUNCTION`: closes, in curl's place, each socket of a connection created by
+/// this handle (curl copies the callback into the connection when it opens it).
+static inline CURLcode CCurl_easy_setopt_closesocket_callback(CURL *handle, curl_closesocket_callback callback) {
+    return curl_easy_setopt(handle, CURLOPT_CLOSESOCKETFUNCTION, callback);
+}
+
 /// `CURLOPT_XFERINFOFUNCTION`.
 static inline CURLcode CCurl_easy_setopt_xferinfo_callback(CURL *handle, curl_xferinfo_callback callback) {
     return curl_easy_setopt(handle, CURLOPT_XFERINFOFUNCTION, callback);
@@ -204,8 +215,8 @@ static inline void CCurl_wakeup_drain(int fd) {
     (void)ignored;
 }
 
-static inline void CCurl_close(int fd) {
-    close(fd);
+static inline int CCurl_close(int fd) {
+    return close(fd);
 }
 #endif
 

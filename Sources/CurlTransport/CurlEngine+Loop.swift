@@ -109,6 +109,7 @@ extension CurlEngine {
         switch CurlTransfer.make(submission, configuration: configuration, handles: handles) {
         case .success(let transfer):
             transfer.shard = shards.pick()
+            events.adopt(transfer.easy)
             guard curl_multi_add_handle(events.multis[transfer.shard], transfer.easy) == CURLM_OK else {
                 shards.ended(transfer.shard, now: now)
                 finished.append(transfer.finish(code: Int(CURLE_OUT_OF_MEMORY.rawValue), metrics: metrics))

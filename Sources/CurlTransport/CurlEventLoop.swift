@@ -1,4 +1,5 @@
 import CCurl
+import Synchronization
 
 /// The engine's libcurl multi handles (its shards), how the engine thread sleeps until a socket,
 /// curl's timer or a caller needs it, and how it then lets libcurl make progress.
@@ -51,8 +52,11 @@ final class CurlEventLoop {
     private var timerDeadlines: [ContinuousClock.Instant] = []
     /// The shards whose multi handle has a timer running.
     private var armedTimers = CurlShardSet()
-    /// Descriptors registered with epoll, so the socket callback knows ADD from MOD.
-    private var watched = Set<Int32>()
+    /// What is in the epoll set and why (``CurlSocketTable``: idle connections stay in it). Also
+    /// told by the connection callbacks (CurlEventLoop+Connections.swift).
+    var sockets = CurlSocketTable()
+    /// `epoll_ctl` calls made for curl's sockets, for tests and the benchmark's accounting.
+    let epollChanges = Atomic<Int>(0)
     /// The socket curl last named for each easy handle, for ``nudge(_:shard:)``.
     private var socketOfHandle: [UnsafeMutableRawPointer: Int32] = [:]
     private var readyFDs = [Int32](repeating: 0, count: 256)
@@ -173,6 +177,8 @@ final class CurlEventLoop {
                 let fd = readyFDs[index]
                 if fd == wakeup {
                     CCurl_wakeup_drain(wakeup)
+                } else if sockets.ready(fd) == .remove {
+                    apply(.remove, fd: fd, what: CURL_POLL_REMOVE, shard: readyShards[index], epoll: epoll)
                 } else if Int(readyShards[index]) < multis.count {
                     _ = CCurl_multi_socket_action(multis[Int(readyShards[index])], fd, readyActions[index], &running)
                 }
@@ -245,7 +251,7 @@ final class CurlEventLoop {
             CCurl_close(epoll)
         }
         #endif
-        watched.removeAll()
+        sockets.removeAll()
         socketOfHandle.removeAll()
     }
 
@@ -255,13 +261,23 @@ final class CurlEventLoop {
         #if os(Linux)
         guard case .sockets(let epoll, _) = mode else { return }
         if let easy { socketOfHandle[easy] = what == CURL_POLL_REMOVE ? nil : fd }
-        if what == CURL_POLL_REMOVE {
+        let change = what == CURL_POLL_REMOVE ? sockets.unwatch(fd) : sockets.watch(fd, what: what, shard: shard)
+        apply(change, fd: fd, what: what, shard: shard, epoll: epoll)
+        #endif
+    }
+
+    private func apply(_ change: CurlSocketTable.Change, fd: Int32, what: Int32, shard: Int32, epoll: Int32) {
+        #if os(Linux)
+        switch change {
+        case .none:
+            return
+        case .remove:
             // The descriptor may be closed already (the kernel then dropped it from the set).
-            _ = CCurl_epoll_watch(epoll, fd, what, 1, shard)
-            watched.remove(fd)
-        } else if CCurl_epoll_watch(epoll, fd, what, watched.contains(fd) ? 1 : 0, shard) == 0 {
-            watched.insert(fd)
+            _ = CCurl_epoll_watch(epoll, fd, CURL_POLL_REMOVE, 1, shard)
+        case .add, .modify:
+            if CCurl_epoll_watch(epoll, fd, what, change == .modify ? 1 : 0, shard) != 0 { sockets.failed(fd) }
         }
+        epollChanges.add(1, ordering: .relaxed)
         #endif
     }
 

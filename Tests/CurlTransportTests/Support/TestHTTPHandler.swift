@@ -85,6 +85,12 @@ final class TestHTTPHandler: ChannelInboundHandler {
                     handler.respond(context: context, status: .ok, body: Array("ok".utf8))
                 }
             }
+        case "close-at-gate":
+            // Answers keep-alive, then closes the idle connection when the test opens the gate:
+            // a server's idle timeout, at the moment the test chooses.
+            respond(context: context, status: .ok, body: Array("ok".utf8))
+            let channel = context.channel
+            stats.whenGateOpens { channel.close(promise: nil) }
         case "hang":
             break
         case "reset":

@@ -59,6 +59,7 @@ final class ServerStats: Sendable {
 /// - `/gate`: `ok` once the test opens the gate (``ServerStats/openGate()``); holds calls open
 ///   for exactly as long as a test needs, however slowly the machine runs
 /// - `/hang`: never answers
+/// - `/close-at-gate`: `ok`, keep-alive, then closes the idle connection when the gate opens
 /// - `/reset`: promises 1000 bytes, sends 10, then closes with SO_LINGER 0 (a TCP RST)
 final class TestHTTPServer: Sendable {
     let stats: ServerStats
