@@ -134,8 +134,25 @@ extension CurlTransfer {
         var list: UnsafeMutablePointer<curl_slist>?
         var hasExpect = false
         var hasUserAgent = viaProxy
-        func append(_ line: String) -> Bool {
-            guard let appended = curl_slist_append(list, line) else {
+        // Each line is assembled in stack memory that curl copies: an interpolated `String` per
+        // line cost about as much as curl's own copy and the rest of this function together.
+        func append(_ name: String, _ separator: StaticString, _ value: String) -> Bool {
+            var name = name, value = value
+            let count = name.utf8.count + separator.utf8CodeUnitCount + value.utf8.count
+            let appended = withUnsafeTemporaryAllocation(of: CChar.self, capacity: count + 1) { line in
+                let start = UnsafeMutableRawPointer(line.baseAddress!)
+                var at = 0
+                func copy(_ part: UnsafeRawBufferPointer) {
+                    if let source = part.baseAddress { (start + at).copyMemory(from: source, byteCount: part.count) }
+                    at += part.count
+                }
+                name.withUTF8 { copy(UnsafeRawBufferPointer($0)) }
+                copy(UnsafeRawBufferPointer(start: separator.utf8Start, count: separator.utf8CodeUnitCount))
+                value.withUTF8 { copy(UnsafeRawBufferPointer($0)) }
+                line[at] = 0
+                return curl_slist_append(list, line.baseAddress)
+            }
+            guard let appended else {
                 curl_slist_free_all(list)
                 return false
             }
@@ -146,14 +163,14 @@ extension CurlTransfer {
             hasExpect = hasExpect || ASCIICase.equals(name, lowercased: "expect")
             hasUserAgent = hasUserAgent || ASCIICase.equals(name, lowercased: "user-agent")
             // "Name;" is curl's spelling for a header with an empty value ("Name:" would remove it).
-            guard append(value.isEmpty ? "\(name);" : "\(name): \(value)") else { return Self.outOfMemory }
+            guard value.isEmpty ? append(name, ";", "") : append(name, ": ", value) else { return Self.outOfMemory }
         }
         if !hasUserAgent, !configuration.userAgent.isEmpty {
-            guard append("User-Agent: \(configuration.userAgent)") else { return Self.outOfMemory }
+            guard append("User-Agent", ": ", configuration.userAgent) else { return Self.outOfMemory }
         }
         // No "Expect: 100-continue" round trip before larger bodies: it only adds latency.
         if !hasExpect {
-            guard append("Expect:") else { return Self.outOfMemory }
+            guard append("Expect", ":", "") else { return Self.outOfMemory }
         }
         headerList = list
         check(CCurl_easy_setopt_slist(easy, CURLOPT_HTTPHEADER, list), "HTTPHEADER")

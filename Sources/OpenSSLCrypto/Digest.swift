@@ -12,6 +12,11 @@ public enum Digest {
         try digest(data, algorithm: FetchedAlgorithms.shared.sha256, name: "SHA256", length: 32)
     }
 
+    /// Digest contexts not in use. `EVP_Digest` made and freed one (and the provider's state
+    /// behind it) per call, about half the cost of hashing a short message; a context is
+    /// re-initialised for whichever algorithm the next caller asks for.
+    private static let contexts = OpenSSLContextPool(free: EVP_MD_CTX_free)
+
     /// HMAC-SHA256 of `data` under `key` (32 bytes).
     public static func hmacSHA256(key: some Sequence<UInt8>, data: some Sequence<UInt8>) throws -> [UInt8] {
         try hmac(key: key, data: data, digest: "SHA256", length: 32)
@@ -48,9 +53,16 @@ public enum Digest {
         var output = [UInt8](repeating: 0, count: length)
         var written: UInt32 = 0
         try OpenSSLErrorQueue.run {
-            guard EVP_Digest(data, data.count, &output, &written, algorithm, nil) == 1, Int(written) == length else {
+            guard let context = contexts.take() ?? EVP_MD_CTX_new() else {
+                throw OpenSSLErrorQueue.failure(.digest, "\(name) context allocation failed")
+            }
+            guard EVP_DigestInit_ex2(context, algorithm, nil) == 1, EVP_DigestUpdate(context, data, data.count) == 1,
+                EVP_DigestFinal_ex(context, &output, &written) == 1, Int(written) == length
+            else {
+                contexts.discard(context)
                 throw OpenSSLErrorQueue.failure(.digest, "\(name) digest failed")
             }
+            contexts.give(context)
         }
         return output
     }

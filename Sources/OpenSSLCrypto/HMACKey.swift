@@ -1,5 +1,4 @@
 import COpenSSL
-import Synchronization
 
 /// An HMAC-SHA256 key loaded once and used for many messages (the replay-cache key hashes
 /// every request's token).
@@ -12,19 +11,11 @@ import Synchronization
 ///
 /// `@unchecked Sendable`: the template `EVP_MAC_CTX` is written only in `init` and freed in
 /// `deinit`, and is otherwise only read (`EVP_MAC_CTX_dup` takes it as `const`); each pooled
-/// context is used by one thread at a time, handed over under the pool's mutex.
+/// context is used by one thread at a time (``OpenSSLContextPool``).
 public final class HMACSHA256Key: @unchecked Sendable {
     private let keyed: OpaquePointer
-    /// Keyed contexts not in use. Bounded: at most `spareLimit` stay when concurrent callers
-    /// return theirs, the rest are freed.
-    private let spare = Mutex<[PooledContext]>([])
-    private static let spareLimit = 16
-
-    /// `@unchecked Sendable`: a pooled context moves between threads only through `spare`'s
-    /// mutex, and only the thread that took it uses it until it is put back or freed.
-    private struct PooledContext: @unchecked Sendable {
-        let pointer: OpaquePointer
-    }
+    /// Keyed contexts not in use.
+    private let spare = OpenSSLContextPool(free: EVP_MAC_CTX_free)
 
     /// Keys the template; throws when OpenSSL has no HMAC or rejects the key.
     public init(key: [UInt8]) throws {
@@ -40,7 +31,6 @@ public final class HMACSHA256Key: @unchecked Sendable {
     }
 
     deinit {
-        for context in spare.withLock({ $0 }) { EVP_MAC_CTX_free(context.pointer) }
         EVP_MAC_CTX_free(keyed)
     }
 
@@ -49,21 +39,14 @@ public final class HMACSHA256Key: @unchecked Sendable {
         var output = [UInt8](repeating: 0, count: 32)
         var length = 0
         try OpenSSLErrorQueue.run {
-            guard let context = spare.withLock({ $0.popLast()?.pointer }) ?? EVP_MAC_CTX_dup(keyed) else {
+            guard let context = spare.take() ?? EVP_MAC_CTX_dup(keyed) else {
                 throw OpenSSLErrorQueue.failure(.hmac, "HMAC-SHA256 context allocation failed")
             }
             guard COpenSSL_hmac_rekeyed(context, data, data.count, &output, output.count, &length) == 1, length == 32 else {
-                // A context that failed is not trusted again.
-                EVP_MAC_CTX_free(context)
+                spare.discard(context)
                 throw OpenSSLErrorQueue.failure(.hmac, "HMAC-SHA256 failed")
             }
-            let returned = PooledContext(pointer: context)
-            let kept = spare.withLock { spare in
-                guard spare.count < Self.spareLimit else { return false }
-                spare.append(returned)
-                return true
-            }
-            if !kept { EVP_MAC_CTX_free(context) }
+            spare.give(context)
         }
         return output
     }

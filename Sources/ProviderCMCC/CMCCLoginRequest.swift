@@ -25,14 +25,23 @@ public struct CMCCLoginRequest: Sendable, RedactedDescription {
     /// (`passgate sign-login-token` asks; a served request never does).
     public var redactedSigningInput: String {
         switch signing {
-        case .md5(let secret): signedWithoutSecret + Self.redacted(secret)
-        case .rsa: signedWithoutSecret
+        case .md5(let secret): String(decoding: Self.md5Input(signed), as: UTF8.self) + Self.redacted(secret)
+        case .rsa: signed.appId + signed.token
         }
     }
 
     private let signing: CMCCLoginSigning
-    /// What was signed, up to the secret the MD5 form appends.
-    private let signedWithoutSecret: String
+    /// The fields the signature covers, kept to rebuild the signing input when asked.
+    private let signed: SignedFields
+
+    /// What `sign` covers, in the order the MD5 form concatenates them.
+    private struct SignedFields {
+        let appId: String
+        let msgid: String
+        let systemtime: String
+        let strict: String
+        let token: String
+    }
 
     /// The body to POST.
     public var body: [UInt8] { json.bytes }
@@ -45,20 +54,23 @@ public struct CMCCLoginRequest: Sendable, RedactedDescription {
     ) throws {
         let strict = strictCheck ? "1" : "0"
         let version = Self.version
+        let signed = SignedFields(appId: appId, msgid: msgid, systemtime: systemtime, strict: strict, token: token)
         let sign: String
         let algorithm: String
         switch signing {
         case .md5(let secret):
-            let prefix = appId + version + msgid + systemtime + strict + token
-            sign = Hex.uppercase(try Digest.md5(Array((prefix + secret).utf8)))
+            // Bytes appended to one buffer: six `String` concatenations cost ten times as much.
+            var input = Self.md5Input(signed, reserving: secret.utf8.count)
+            input.append(contentsOf: secret.utf8)
+            sign = Hex.uppercase(try Digest.md5(input))
             algorithm = ""
-            signedWithoutSecret = prefix
         case .rsa(let privateKey):
-            let input = appId + token
-            sign = Hex.uppercase(try privateKey.sign(Array(input.utf8), digest: .sha256))
+            var input = Array(appId.utf8)
+            input.append(contentsOf: token.utf8)
+            sign = Hex.uppercase(try privateKey.sign(input, digest: .sha256))
             algorithm = "RSA"
-            signedWithoutSecret = input
         }
+        self.signed = signed
         self.msgid = msgid
         self.signing = signing
         json = .object([
@@ -72,6 +84,22 @@ public struct CMCCLoginRequest: Sendable, RedactedDescription {
             ("sign", .string(sign)),
             ("encryptionalgorithm", .string(algorithm)),
         ])
+    }
+
+    /// `appid + version + msgid + systemtime + strictcheck + token`: the MD5 form's input up to
+    /// the secret, with room for `reserving` more bytes.
+    private static func md5Input(_ fields: SignedFields, reserving extra: Int = 0) -> [UInt8] {
+        var input: [UInt8] = []
+        input.reserveCapacity(
+            fields.appId.utf8.count + version.utf8.count + fields.msgid.utf8.count + fields.systemtime.utf8.count
+                + fields.strict.utf8.count + fields.token.utf8.count + extra)
+        input.append(contentsOf: fields.appId.utf8)
+        input.append(contentsOf: version.utf8)
+        input.append(contentsOf: fields.msgid.utf8)
+        input.append(contentsOf: fields.systemtime.utf8)
+        input.append(contentsOf: fields.strict.utf8)
+        input.append(contentsOf: fields.token.utf8)
+        return input
     }
 
     /// A placeholder that says how long the secret was and how it starts and ends, enough to

@@ -57,6 +57,28 @@ struct DigestKnownAnswerTests {
         #expect(Hex.lowercase(digest) == "cdc76e5c9914fb9281a1c7e284d73e67f1809a48a497200e046d39ccc7112cd0")
     }
 
+    @Test("MD5 and SHA-256 interleaved on many tasks: each reused context gives every vector's digest")
+    func interleavedReuse() async throws {
+        let mismatches = await withTaskGroup(of: Int.self) { group in
+            for task in 0..<8 {
+                group.addTask {
+                    var wrong = 0
+                    for round in 0..<200 {
+                        // Alternating algorithms, so a context last used for one is reused for the other.
+                        let vectors = (task + round).isMultiple(of: 2) ? Self.md5Suite : Self.sha256Vectors
+                        let vector = vectors[round % vectors.count]
+                        let bytes = Array(vector.input.utf8)
+                        let digest = vectors.count == Self.md5Suite.count ? try? Digest.md5(bytes) : try? Digest.sha256(bytes)
+                        if digest.map(Hex.lowercase) != vector.hex { wrong += 1 }
+                    }
+                    return wrong
+                }
+            }
+            return await group.reduce(0, +)
+        }
+        #expect(mismatches == 0)
+    }
+
     @Test("digests accept any byte sequence, not just arrays")
     func anySequence() throws {
         #expect(try Digest.sha256("abc".utf8) == Digest.sha256(Array("abc".utf8)))

@@ -229,6 +229,9 @@ struct MetricsHandleTests {
         #expect(text.contains(#"passgate_http_requests_total{route="/v1/phone-number",method="POST",status="200"} 3"#), "\(text.prefix(600))")
         #expect(text.contains(#"passgate_http_requests_total{route="unmatched",method="M0",status="405"} 1"#))
         #expect(text.contains(#"passgate_http_requests_total{route="unmatched",method="M1099",status="405"} 2"#))
+        // The duration is one series per route, whatever the method and status.
+        #expect(text.contains(#"passgate_http_request_duration_seconds_count{route="/v1/phone-number"} 3"#), "\(text.prefix(2000))")
+        #expect(text.contains(#"passgate_http_request_duration_seconds_count{route="unmatched"} 1101"#))
     }
 }
 

@@ -86,17 +86,11 @@ public struct JSONObjectWriter: Sendable {
     }
 
     /// `value` rounded to three decimals, trailing zeros dropped; non-finite values (never
-    /// expected) as 0. Integer arithmetic: `String(format:)` looks up a locale on every call.
+    /// expected) as 0.
     public static func decimal(_ value: Double) -> String {
         guard value.isFinite else { return "0" }
         let micros = (value * 1000).rounded()
         guard abs(micros) < 1e15 else { return String(value.rounded()) }
-        let whole = Int64(micros)
-        let fraction = abs(whole % 1000)
-        guard fraction != 0 else { return String(whole / 1000) }
-        var digits = String(fraction)
-        digits = String(repeating: "0", count: 3 - digits.count) + digits
-        while digits.hasSuffix("0") { digits.removeLast() }
-        return "\(whole < 0 && whole / 1000 == 0 ? "-" : "")\(whole / 1000).\(digits)"
+        return DecimalText.string(scaled: Int64(micros), fractionDigits: 3, trimmed: true)
     }
 }

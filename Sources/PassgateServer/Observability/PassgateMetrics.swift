@@ -17,10 +17,26 @@ struct PassgateMetrics: Sendable {
     }
 
     func recordRequest(route: String, method: String, status: Int, duration: Duration) {
-        handles.counter(factory, "passgate_http_requests_total", ("route", route), ("method", method), ("status", String(status)))
-            .increment()
-        handles.timer(factory, "passgate_http_request_duration_seconds", ("route", route))
-            .recordNanoseconds(Self.nanoseconds(duration))
+        let series = handles.request(RequestKey(route: route, method: method, status: status)) {
+            RequestSeries(
+                count: handles.counter(factory, "passgate_http_requests_total", ("route", route), ("method", method), ("status", String(status))),
+                duration: handles.timer(factory, "passgate_http_request_duration_seconds", ("route", route)))
+        }
+        series.count.increment()
+        series.duration.recordNanoseconds(Self.nanoseconds(duration))
+    }
+
+    /// What one answered request updates, found with one lookup by route, method and status (the
+    /// status as a number: no string made per request to find its series).
+    fileprivate struct RequestKey: Hashable {
+        let route: String
+        let method: String
+        let status: Int
+    }
+
+    fileprivate struct RequestSeries: Sendable {
+        let count: Counter
+        let duration: Timer
     }
 
     /// The series of one provider's calls of one kind, made once (``ProviderGateway`` keeps them per
@@ -97,21 +113,23 @@ struct PassgateMetrics: Sendable {
         return parts.seconds * 1_000_000_000 + parts.attoseconds / 1_000_000_000
     }
 
-    /// Milliseconds with two decimals ("12.34"), rounded half up; integer arithmetic because
-    /// `String(format:)` costs a locale lookup on every request line.
+    /// Milliseconds with two decimals ("12.34"), rounded half up.
     static func milliseconds(_ duration: Duration) -> String {
-        let hundredths = max(0, (nanoseconds(duration) + 5_000) / 10_000)
-        let fraction = hundredths % 100
-        return "\(hundredths / 100).\(fraction < 10 ? "0" : "")\(fraction)"
+        DecimalText.string(scaled: max(0, (nanoseconds(duration) + 5_000) / 10_000), fractionDigits: 2, trimmed: false)
     }
 
     /// Counters, timers and gauges by label and dimensions, made once. Creating a `Counter` asks the
     /// Prometheus registry every time (its lock, name validation, a label lookup), on every
     /// request, for series that number in the dozens.
     fileprivate final class Handles: Sendable {
-        private let counters = Cache<Counter>()
-        private let timers = Cache<Timer>()
-        private let gauges = Cache<Gauge>()
+        private let counters = Cache<SeriesKey, Counter>()
+        private let timers = Cache<SeriesKey, Timer>()
+        private let gauges = Cache<SeriesKey, Gauge>()
+        private let requests = Cache<RequestKey, RequestSeries>()
+
+        func request(_ key: RequestKey, make: () -> RequestSeries) -> RequestSeries {
+            requests.value(for: key, make: make)
+        }
 
         /// A series has up to three dimensions, passed one by one: an array per call (two or three
         /// per request) cost more than the lookup. The array is built only to make a handle.
@@ -133,12 +151,12 @@ struct PassgateMetrics: Sendable {
             [a] + [b, c].compactMap { $0 }
         }
 
-        private final class Cache<Value: Sendable>: Sendable {
+        private final class Cache<Key: Hashable & Sendable, Value: Sendable>: Sendable {
             /// A bound, should a client invent HTTP methods: beyond it handles are made per use again.
             static var limit: Int { 1_024 }
-            private let entries = Mutex<[SeriesKey: Value]>([:])
+            private let entries = Mutex<[Key: Value]>([:])
 
-            func value(for key: SeriesKey, make: () -> Value) -> Value {
+            func value(for key: Key, make: () -> Value) -> Value {
                 if let cached = entries.withLock({ $0[key] }) { return cached }
                 let made = make()
                 return entries.withLock { entries in
