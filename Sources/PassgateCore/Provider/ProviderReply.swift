@@ -87,13 +87,17 @@ public enum ProviderReply {
 
     /// Whether a Content-Type names HTML (`text/html`, `application/xhtml+xml`), in any case. Over
     /// bytes: `String.contains` with a string argument is Foundation's `range(of:)` via NSString.
+    /// The last four bytes, lowercased, slide through one word: every reply's Content-Type is
+    /// checked, and copying it into an array cost more than the scan.
     public static func mentionsHTML(_ contentType: String) -> Bool {
-        let bytes = Array(contentType.utf8)
-        guard bytes.count >= 4 else { return false }
-        let html: [UInt8] = Array("html".utf8)
-        return (0...(bytes.count - 4)).contains { start in
-            (0..<4).allSatisfy { bytes[start + $0] | 0x20 == html[$0] }
+        var window: UInt32 = 0
+        var seen = 0
+        for byte in contentType.utf8 {
+            window = window << 8 | UInt32(byte | 0x20)
+            seen += 1
+            if seen >= 4, window == 0x6874_6D6C { return true }  // "html"
         }
+        return false
     }
 
     private static func startsLikeHTML(_ body: [UInt8]) -> Bool {
