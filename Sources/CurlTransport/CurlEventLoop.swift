@@ -55,7 +55,7 @@ final class CurlEventLoop {
     /// What is in the epoll set and why (``CurlSocketTable``: idle connections stay in it). Also
     /// told by the connection callbacks (CurlEventLoop+Connections.swift).
     var sockets = CurlSocketTable()
-    /// `epoll_ctl` calls made for curl's sockets, for tests and the benchmark's accounting.
+    /// `epoll_ctl` calls made for curl's sockets: what the tests read to see idle connections stay put.
     let epollChanges = Atomic<Int>(0)
     /// The socket curl last named for each easy handle, for ``nudge(_:shard:)``.
     private var socketOfHandle: [UnsafeMutableRawPointer: Int32] = [:]

@@ -14,7 +14,9 @@ public enum Digest {
 
     /// Digest contexts not in use. `EVP_Digest` made and freed one (and the provider's state
     /// behind it) per call, about half the cost of hashing a short message; a context is
-    /// re-initialised for whichever algorithm the next caller asks for.
+    /// re-initialised for whichever algorithm the next caller asks for. A spare context holds no
+    /// message bytes (OpenSSL's final step cleanses its input block), only the last digest's
+    /// chaining state, which is that digest.
     private static let contexts = OpenSSLContextPool(free: EVP_MD_CTX_free)
 
     /// HMAC-SHA256 of `data` under `key` (32 bytes).
