@@ -19,7 +19,7 @@ public struct CMCCLoginRequest: Sendable, RedactedDescription {
     /// The request fields, in the documented order.
     public let json: JSONStringTree
     /// Our msgid, which the reply must echo in `inresponseto`.
-    public let msgid: String
+    public var msgid: String { signed.msgid }
     /// The exact string that was signed, with any secret replaced by a placeholder: what an
     /// integrator compares against the carrier's expectations after a 103101. Made when asked
     /// (`passgate sign-login-token` asks; a served request never does).
@@ -71,7 +71,6 @@ public struct CMCCLoginRequest: Sendable, RedactedDescription {
             algorithm = "RSA"
         }
         self.signed = signed
-        self.msgid = msgid
         self.signing = signing
         json = .object([
             ("version", .string(version)),

@@ -90,12 +90,11 @@ public enum ProviderReply {
     /// The last four bytes, lowercased, slide through one word: every reply's Content-Type is
     /// checked, and copying it into an array cost more than the scan.
     public static func mentionsHTML(_ contentType: String) -> Bool {
+        // Before four bytes are in, the top byte is still 0 and cannot match.
         var window: UInt32 = 0
-        var seen = 0
         for byte in contentType.utf8 {
             window = window << 8 | UInt32(byte | 0x20)
-            seen += 1
-            if seen >= 4, window == 0x6874_6D6C { return true }  // "html"
+            if window == 0x6874_6D6C { return true }  // "html"
         }
         return false
     }

@@ -1,4 +1,4 @@
-/// Fixed-point numbers as text (latencies in log and audit lines, milliseconds in answers),
+/// Fixed-point numbers as text (the latencies in access and audit lines),
 /// written in place into the string's own storage with integer arithmetic: `String(format:)`
 /// looks up a locale on every call, and interpolating the parts made three strings per number.
 public enum DecimalText {
