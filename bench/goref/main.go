@@ -6,7 +6,7 @@
 // line and one audit line. It is a benchmark reference, not part of the product or of CI.
 //
 // Usage: goref PORT SANDBOX_URL CONFIG_DIR, where CONFIG_DIR holds api-key-sha256, md5-app-id,
-// md5-secret and receives audit.jsonl.
+// md5-secret and receives audit.jsonl; `goref proxy PORT SANDBOX_URL` is the bare proxy (proxy.go).
 package main
 
 import (
@@ -97,8 +97,12 @@ func readFile(dir, name string) string {
 }
 
 func main() {
+	if len(os.Args) == 4 && os.Args[1] == "proxy" {
+		runProxy(os.Args[2], os.Args[3])
+		return
+	}
 	if len(os.Args) != 4 {
-		log.Fatalf("usage: goref PORT SANDBOX_URL CONFIG_DIR")
+		log.Fatalf("usage: goref PORT SANDBOX_URL CONFIG_DIR, or goref proxy PORT SANDBOX_URL")
 	}
 	dir := os.Args[3]
 	keyHash, err := hex.DecodeString(readFile(dir, "api-key-sha256"))

@@ -191,6 +191,12 @@ def start_go(binary, settings, port, log_dir):
     return process, process.wait_ready(f"http://127.0.0.1:{port}/healthz", timeout=30.0)
 
 
+def start_go_proxy(binary, settings, port, log_dir):
+    """The Go bare proxy (`goref proxy`, bench/goref/proxy.go) in front of the sandbox; returns it and its start-up time."""
+    process = Process("goproxy", [binary, "proxy", str(port), f"http://127.0.0.1:{settings['sandbox_port']}"], log_dir)
+    return process, process.wait_ready(f"http://127.0.0.1:{port}/healthz", timeout=30.0)
+
+
 def start_proxy(binary, settings, port, log_dir, wrapper=()):
     """The bare-proxy reference (Sources/passgate-bench-proxy) in front of the sandbox; returns it and its start-up time."""
     process = Process("proxy", list(wrapper) + [binary, str(port), f"http://127.0.0.1:{settings['sandbox_port']}"], log_dir)

@@ -129,6 +129,12 @@ def table(document):
     if go:
         lines += ["", "Against the Go reference (bench/goref, the same MD5 login path in Go's standard library; same run, "
                   "median round):", ""] + go
+    stacks = stack_table(document)
+    if stacks:
+        lines += ["", "Stack and work, each side's CPU per request split in two (same run; medians of the rounds): the bare "
+                  "proxy is the stack alone (one inbound and one outbound exchange, bodies forwarded verbatim: "
+                  "Sources/passgate-bench-proxy for Passgate, `goref proxy` for Go); the work is the full service "
+                  "minus its bare proxy, round by round.", ""] + stacks
     return "\n".join(lines)
 
 
@@ -152,6 +158,46 @@ def go_table(document):
             f"| {_fmt(ours.get('cpuPer1k'), 3)} vs {_fmt(go.get('cpuPer1k'), 3)} | {_fmt(_ms(ours['p50']))} vs {_fmt(_ms(go['p50']))} "
             f"| {cores_idle} | {idle} | {peak} | {ours['errors']} / {go['errors']} |")
     return lines
+
+
+def stack_table(document):
+    """Passgate's and Go's CPU per request at each point where both full services and both bare
+    proxies ran: what each stack costs, what each side's own work costs on top, and the ratios."""
+    results = document["results"]
+    lines = []
+    for name in sorted((n for n, r in results.items() if r["kind"] == "goproxy"), key=lambda n: results[n]["connections"]):
+        point = name[len("goproxy-"):]
+        ours, bare, go, go_bare = results.get(point), results.get(f"proxy-{point}"), results.get(f"go-{point}"), results[name]
+        if not ours or not bare or not go:
+            continue
+        medians = [_round_median_values(record) for record in (ours, bare, go, go_bare)]
+        work = _round_median_differences(ours, bare)
+        go_work = _round_median_differences(go, go_bare)
+        if None in medians or work is None or go_work is None:
+            continue
+        if not lines:
+            lines = ["| scenario | Passgate CPU ms / req | its stack (bare proxy) | its work | Go CPU ms / req | Go's stack "
+                     "(bare proxy) | Go's work | stack Passgate / Go | work Passgate / Go |",
+                     "|---|--:|--:|--:|--:|--:|--:|--:|--:|"]
+        lines.append(f"| {point} | {_fmt(medians[0], 3)} | {_fmt(medians[1], 3)} | {_fmt(work, 3)} | {_fmt(medians[2], 3)} "
+                     f"| {_fmt(medians[3], 3)} | {_fmt(go_work, 3)} | {_fmt(_ratio(medians[1], medians[3]))} "
+                     f"| {_fmt(_ratio(work, go_work))} |")
+    return lines
+
+
+def _round_median_values(record):
+    """The median over a record's rounds of its CPU per request (the record's own when it ran once)."""
+    values = sorted(r.get("cpuPer1k") for r in (record.get("rounds") or [record]) if r.get("cpuPer1k"))
+    return values[len(values) // 2] if values else None
+
+
+def _round_median_differences(full, bare):
+    """The median over paired rounds of full minus bare CPU per request (the records' own when either ran once)."""
+    tops, bottoms = full.get("rounds") or [full], bare.get("rounds") or [bare]
+    if len(tops) != len(bottoms):
+        tops, bottoms = [full], [bare]
+    values = sorted(t["cpuPer1k"] - b["cpuPer1k"] for t, b in zip(tops, bottoms) if t.get("cpuPer1k") and b.get("cpuPer1k"))
+    return values[len(values) // 2] if values else None
 
 
 def _idle_pct(record):
