@@ -21,7 +21,10 @@ def log(message):
 
 
 def ensure_tools():
-    """Installs wrk (apt), matplotlib and cryptography (pip) when missing, like scripts/bootstrap."""
+    """Installs what the build needs (scripts/bootstrap: libcurl, hiredis, jemalloc...), then wrk (apt),
+    matplotlib and cryptography (pip) when missing."""
+    # Without the -dev packages the release build fails halfway with a missing C header.
+    subprocess.run([os.path.join(REPO, "scripts", "bootstrap")], check=True)
     missing_apt = [tool for tool in ("wrk", "openssl") if shutil.which(tool) is None]
     if shutil.which("go") is None:
         missing_apt.append("golang-go")  # builds bench/goref, the Go reference
