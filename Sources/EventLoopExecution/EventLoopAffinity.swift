@@ -9,10 +9,10 @@ import Synchronization
 /// time costs. Under load the pool is the better place: any idle thread takes the next job, while
 /// a loop runs one job at a time between its socket reads and writes.
 ///
-/// The count is the listener's requests in flight, kept around its responder
-/// (``requestStarted()``, ``requestFinished()``), and read once per job a request's task enqueues
-/// (``EventLoopTaskExecutor``), so a request moves to the pool as soon as others arrive and back
-/// when they are done.
+/// The count is the listener's requests in flight, from the moment a request has been read until
+/// its answer is ready (``requestStarted()``, ``requestFinished()``), and read once per job a
+/// request's task enqueues (``EventLoopTaskExecutor``), so a request moves to the pool as soon as
+/// others arrive and back when they are done.
 public final class EventLoopAffinity: Sendable {
     /// The most requests in flight at which their jobs still run on their loops (at least 1).
     public let limit: Int
@@ -24,9 +24,8 @@ public final class EventLoopAffinity: Sendable {
         self.limit = max(1, limit)
     }
 
-    /// Whether the next job of a request should run on its event loop. A request that has been
-    /// read but not yet counted sees only the others, so it starts on its loop while at most
-    /// `limit` others are in flight.
+    /// Whether the next job of a request should run on its event loop: while at most `limit`
+    /// requests, this one included, are in flight.
     public var prefersEventLoop: Bool {
         inFlight.load(ordering: .relaxed) <= limit
     }

@@ -3,10 +3,10 @@ public import NIOCore
 /// A task executor that runs a task's jobs on one NIO event loop while its
 /// ``EventLoopAffinity`` prefers the loop, and on a thread of Swift's global pool otherwise.
 ///
-/// A connection's task prefers it (``EventLoopPreferringChannel``), so its nonisolated code, and
-/// that of its structured child tasks, continues on the thread that read the request, and a
-/// continuation resumed by another thread (the curl engine, a worker) comes back to that loop
-/// instead of to a pool thread that must then hand the response to the loop again.
+/// Each request's task prefers it (``HTTP1DispatchChannel``), so its nonisolated code, and that of
+/// its structured child tasks, continues on the thread that read the request, and a continuation
+/// resumed by another thread (the curl engine, a worker) comes back to that loop instead of to a
+/// pool thread that must then hand the response to the loop again.
 ///
 /// Jobs run in the loop's task queue between its I/O, in the order they were enqueued. Code that
 /// blocks would block the loop's other connections: what can block (Redis, file writes) runs on
@@ -15,7 +15,7 @@ public import NIOCore
 ///
 /// The loop must outlive every task that prefers it: NIO drops a job enqueued on a loop that has
 /// shut down. Passgate shuts its loops down only after its listeners, and with them every
-/// connection's task, have finished.
+/// request's task, have finished.
 public final class EventLoopTaskExecutor: TaskExecutor {
     /// The loop jobs run on while ``affinity`` prefers it.
     public let eventLoop: any EventLoop

@@ -4,6 +4,7 @@ import EventLoopExecution
 import Glibc
 #endif
 import Hummingbird
+import HummingbirdCore
 import Logging
 import NIOCore
 import NIOPosix
@@ -56,15 +57,24 @@ struct BenchProxy {
         }
         // As many event loops as Passgate's default (`server.eventLoops`: half the cores), so the
         // bare stack is measured in the shape Passgate runs in.
-        // Requests on their loop while no more are in flight than there are loops, as in Passgate
-        // (`server.requestsOnEventLoop`).
         let loopCount = max(1, System.coreCount / 2)
         let eventLoops = MultiThreadedEventLoopGroup(numberOfThreads: loopCount)
-        let app = Application(router: router, server: .http1(requestsOnEventLoop: loopCount),
-                              configuration: .init(address: .hostname("127.0.0.1", port: port)),
-                              eventLoopGroupProvider: .shared(eventLoops), logger: logger)
+        // The same listener as Passgate's API (`PassgateRuntime.apiListener`): Hummingbird's
+        // `Server` with `HTTP1DispatchChannel`, requests on their loop while no more are in flight
+        // than there are loops (`server.requestsOnEventLoop`).
+        let responder = router.buildResponder()
+        let requestLogger = logger
+        let channel = HTTP1DispatchChannel(requestsOnEventLoop: loopCount) { request, channel in
+            do {
+                return try await responder.respond(to: request, context: BasicRequestContext(source: .init(channel: channel, logger: requestLogger)))
+            } catch {
+                return Response(status: .internalServerError)
+            }
+        }
+        let server = Server(childChannelSetup: channel, configuration: .init(address: .hostname("127.0.0.1", port: port)),
+                            eventLoopGroup: eventLoops, logger: logger)
         let group = ServiceGroup(configuration: .init(
-            services: [.init(service: client), .init(service: app)],
+            services: [.init(service: client), .init(service: server)],
             gracefulShutdownSignals: [.sigterm, .sigint], logger: logger
         ))
         // Connection starts in the busy requests' queue, as in Passgate (`PoolTaskExecutor`).

@@ -13,24 +13,7 @@ final class RedisWire {
     private var buffer: [UInt8] = []
 
     init(port: Int, timeoutSeconds: Int = 5) throws {
-        fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        guard fd >= 0 else { throw RedisServerProcess.Failure("socket() failed: errno \(errno)") }
-        var timeout = timeval(tv_sec: timeoutSeconds, tv_usec: 0)
-        setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
-        setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = in_port_t(UInt16(port).bigEndian)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        let connected = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
-        }
-        guard connected == 0 else {
-            // No close here: the init has initialised every property, so `deinit` runs and closes
-            // `fd` - closing it twice would close whatever descriptor reused the number meanwhile.
-            let code = errno
-            throw RedisServerProcess.Failure("connect to 127.0.0.1:\(port) failed: \(String(cString: strerror(code)))")
-        }
+        fd = try LoopbackSocket.connectedDescriptor(port: port, sendTimeoutSeconds: timeoutSeconds, receiveTimeoutSeconds: timeoutSeconds)
     }
 
     deinit { close(fd) }

@@ -1,12 +1,16 @@
 import PassgateCore
+import EventLoopExecution
 import Hummingbird
+import HummingbirdCore
 import Logging
 import Metrics
+import NIOCore
 import OpenSSLCrypto
 import PassgateAudit
 import PassgateConfig
 import PassgateState
 import Prometheus
+import ServiceLifecycle
 
 extension PassgateRuntime {
     /// What the API listener serves, assembled one way for `run` and for `inProcessApplication`.
@@ -48,5 +52,35 @@ extension PassgateRuntime {
         let api = try makeAPI(
             transport: transport, store: store, monitor: monitor, audit: nil, metrics: PassgateMetrics(factory: metricsFactory), logger: logger)
         return Application(router: api.router, configuration: .init(serverName: "passgate"), logger: logger)
+    }
+
+    /// The API listener: Hummingbird's `Server` with an `HTTP1DispatchChannel` in front of the
+    /// API's router. Each request goes from the event loop that read it straight to a responder
+    /// task, without the per-connection async streams of Hummingbird's `HTTP1Channel`, which cost
+    /// a large share of a request (bench/PROFILE.md, round 22). Its jobs run on that loop while at
+    /// most `requestsOnEventLoop` requests are in flight, on the pool above that. The operations
+    /// listeners stay on Hummingbird's `Application`: their handlers read files (reload) or render
+    /// the whole registry (metrics), which should not hold a loop that serves API sockets.
+    static func apiListener(
+        _ api: API, server: ServerSettings, requestsOnEventLoop: Int, eventLoops: any EventLoopGroup, logger: Logger,
+        onServerRunning: @escaping @Sendable (any Channel) async -> Void
+    ) -> any Service {
+        let responder = api.router.buildResponder()
+        let live = api.live
+        // The body limit a reload sets applies from the next request, as it does in the controller.
+        let configuration = HTTP1DispatchChannel.Configuration(maxRequestBodyBytes: { live.maxBodyBytes }, serverName: "passgate")
+        let channel = HTTP1DispatchChannel(requestsOnEventLoop: requestsOnEventLoop, configuration: configuration) { request, channel in
+            do {
+                return try await responder.respond(to: request, context: PassgateRequestContext(source: .init(channel: channel, logger: logger)))
+            } catch {
+                // RequestLifecycleMiddleware turns every error into the envelope; only a failure
+                // to build the envelope itself gets here.
+                logger.error("request failed outside the error envelope", metadata: ["error": "\(String(reflecting: type(of: error)))"])
+                return Response(status: .internalServerError)
+            }
+        }
+        return Server(
+            childChannelSetup: channel, configuration: .init(address: .hostname(server.host, port: server.port), serverName: "passgate"),
+            onServerRunning: onServerRunning, eventLoopGroup: eventLoops, logger: logger)
     }
 }

@@ -96,12 +96,8 @@ public struct PassgateRuntime: Sendable {
         let loopCount = server.eventLoops ?? Self.defaultEventLoops(cores: System.coreCount)
         let eventLoops = MultiThreadedEventLoopGroup(numberOfThreads: loopCount)
         let requestsOnEventLoop = server.requestsOnEventLoop ?? loopCount
-        // Only the API listener: the operations listeners' handlers read files (reload) or render
-        // the whole registry (metrics), which should not hold a loop that serves API sockets.
-        let app = Application(
-            router: api.router,
-            server: .http1(requestsOnEventLoop: requestsOnEventLoop),
-            configuration: .init(address: .hostname(server.host, port: server.port), serverName: "passgate"),
+        let app = Self.apiListener(
+            api, server: server, requestsOnEventLoop: requestsOnEventLoop, eventLoops: eventLoops, logger: logger,
             onServerRunning: { channel in
                 let port = channel.localAddress?.port ?? server.port
                 logger.notice("listening", metadata: [
@@ -109,10 +105,7 @@ public struct PassgateRuntime: Sendable {
                     "requestsOnEventLoop": .stringConvertible(requestsOnEventLoop),
                 ])
                 await ports.api(port)
-            },
-            eventLoopGroupProvider: .shared(eventLoops),
-            logger: logger
-        )
+            })
         services.append(.init(service: app))
         if let admin = makeAdminApplication(reloader: reloader, metrics: metrics, ports: ports, eventLoops: eventLoops, logger: logger) {
             services.append(.init(service: admin))
@@ -130,14 +123,11 @@ public struct PassgateRuntime: Sendable {
         groupConfiguration.maximumCancellationDuration = .seconds(5)
         let group = ServiceGroup(configuration: groupConfiguration)
         do {
-            // Busy requests' jobs go to Dispatch's global queue, not Swift's own executor: the rest
-            // of the service (accept loops, each connection's start) must wait in the same queue,
-            // or it waits for a turn per pass through theirs (bench/PROFILE.md, round 16).
-            if requestsOnEventLoop > 0 {
-                try await withTaskExecutorPreference(PoolTaskExecutor.shared) { try await group.run() }
-            } else {
-                try await group.run()
-            }
+            // Requests' pool jobs go to Dispatch's global queue (PoolTaskExecutor), not Swift's own
+            // executor: the rest of the service (accept loops, each connection's start) must wait
+            // in the same queue, or it waits for a turn per pass through theirs (bench/PROFILE.md,
+            // round 16).
+            try await withTaskExecutorPreference(PoolTaskExecutor.shared) { try await group.run() }
         } catch {
             try? await eventLoops.shutdownGracefully()
             throw error

@@ -34,6 +34,10 @@ final class LiveSettings: Sendable {
     /// The settings a request starting now uses.
     var snapshot: RequestSettings { current.withLock { $0 } }
 
+    /// The body limit a request starting now is held to (read by the listener before the request
+    /// reaches the controller, without copying the whole snapshot).
+    var maxBodyBytes: Int { current.withLock { $0.maxBodyBytes } }
+
     func replace(with settings: RequestSettings) {
         current.withLock { $0 = settings }
     }

@@ -1,0 +1,109 @@
+public import HummingbirdCore
+public import Logging
+public import NIOCore
+import NIOHTTP1
+
+/// An HTTP/1.1 server child channel that hands each complete request straight from its event loop
+/// to a responder task, and writes the answer back from the loop: no per-connection async stream
+/// in between.
+///
+/// Hummingbird's own `HTTP1Channel` wraps each connection in a `NIOAsyncChannel`: a long-lived task
+/// per connection pulls request parts out of an async sequence and pushes response parts into an
+/// async writer, and both bridges take a lock and hand the parts across threads. For an API whose
+/// requests and answers are a few hundred bytes each that bridge is a large part of what a request
+/// costs (bench/PROFILE.md, round 22). Here the loop collects the request (head and body), starts
+/// one task for the responder, and the task gives the loop the whole answer back at once.
+///
+/// What the channel keeps of HTTP/1.1:
+/// - pipelined requests are answered in order, one at a time (NIO's `HTTPServerPipelineHandler`
+///   holds the next request back until the current answer has ended);
+/// - a request without keep-alive (HTTP/1.1 `Connection: close`, or HTTP/1.0 without
+///   `keep-alive`) is answered with `Connection: close` and the connection closed after it;
+/// - malformed HTTP gets NIO's 400 and the connection is closed;
+/// - a graceful shutdown (the server's quiescing) closes idle connections at once and busy ones
+///   after their current answer;
+/// - bodies are collected up to ``Configuration/maxRequestBodyBytes``; a longer body is read to its
+///   end and dropped, and the responder sees a body that fails with `NIOTooManyBytesError`, as
+///   Hummingbird's `collect(upTo:)` would;
+/// - every answer carries `Date` and, when configured, `Server`; a body is sent with its
+///   `Content-Length`, and none for `HEAD` requests.
+///
+/// Where the responder runs: on the connection's loop while the listener's ``EventLoopAffinity``
+/// prefers it, else on ``PoolTaskExecutor``'s queue, as ``EventLoopTaskExecutor`` decides.
+public struct HTTP1DispatchChannel: ServerChildChannel {
+    /// Answers one request. It must not throw: errors are the responder's to turn into answers.
+    public typealias Respond = @Sendable (Request, any Channel) async -> Response
+
+    /// The channel's settings; a value, shared by every connection of the listener.
+    public struct Configuration: Sendable {
+        /// The largest request body collected, read when each request's head arrives (so a reload
+        /// applies to the next request). Default 1 MiB.
+        public var maxRequestBodyBytes: @Sendable () -> Int
+        /// Limits of NIO's HTTP/1 decoder (header sizes and count), as Hummingbird's defaults.
+        public var decoderLimits: NIOHTTPDecoderLimitConfiguration
+        /// The `Server` header's value on every answer; `nil` sends none.
+        public var serverName: String?
+
+        public init(maxRequestBodyBytes: @escaping @Sendable () -> Int = { 1 << 20 }, serverName: String? = nil) {
+            self.maxRequestBodyBytes = maxRequestBodyBytes
+            self.serverName = serverName
+            var limits = NIOHTTPDecoderLimitConfiguration()
+            limits.maxHeaderFieldSize = 80 * 1024
+            limits.maxHeaderListSize = 80 * 1024
+            limits.maxHeaderFieldCount = 1000
+            decoderLimits = limits
+        }
+    }
+
+    /// The connection, for Hummingbird's `Server`, which awaits ``handle(value:logger:)`` per connection.
+    public struct Value: ServerChildChannelValue {
+        public let channel: any Channel
+        /// Succeeds once the connection has closed and no request of it is still being answered.
+        let finished: EventLoopFuture<Void>
+    }
+
+    public let respond: Respond
+    public let configuration: Configuration
+    /// Shared by every connection of the listener; `nil`: every request runs on the pool.
+    public let affinity: EventLoopAffinity?
+
+    /// - Parameter requestsOnEventLoop: at most this many requests in flight run on their loops
+    ///   (``EventLoopAffinity``); 0 or less: always on ``PoolTaskExecutor``'s queue.
+    public init(requestsOnEventLoop: Int, configuration: Configuration = .init(), respond: @escaping Respond) {
+        self.respond = respond
+        self.configuration = configuration
+        affinity = requestsOnEventLoop > 0 ? EventLoopAffinity(limit: requestsOnEventLoop) : nil
+    }
+
+    public func setup(channel: any Channel, logger: Logger) -> EventLoopFuture<Value> {
+        channel.eventLoop.makeCompletedFuture {
+            try channel.pipeline.syncOperations.configureHTTPServerPipeline(
+                withPipeliningAssistance: true,
+                withServerUpgrade: nil,
+                withErrorHandling: true,
+                withOutboundHeaderValidation: false,
+                withEncoderConfiguration: .init(),
+                withDecoderLimitConfiguration: configuration.decoderLimits
+            )
+            let executor: any TaskExecutor = affinity.map { EventLoopTaskExecutor(channel.eventLoop, affinity: $0) } ?? PoolTaskExecutor.shared
+            let finished = channel.eventLoop.makePromise(of: Void.self)
+            try channel.pipeline.syncOperations.addHandler(
+                HTTP1DispatchHandler(channel: self, executor: executor, finished: finished, logger: logger))
+            return Value(channel: channel, finished: finished.futureResult)
+        }
+    }
+
+    /// Waits for the connection to close and for the answer it may still be preparing; the loop
+    /// and the responder tasks do the work. A request whose client has left still runs to its end
+    /// (its token may be spent: the outcome must reach the replay cache and the audit log), and the
+    /// server's shutdown waits for it here. Cancelled (the server stopping without grace), it
+    /// closes the connection.
+    public func handle(value: Value, logger: Logger) async {
+        let channel = value.channel
+        await withTaskCancellationHandler {
+            try? await value.finished.get()
+        } onCancel: {
+            channel.close(promise: nil)
+        }
+    }
+}

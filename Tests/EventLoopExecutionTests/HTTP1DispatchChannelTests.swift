@@ -1,0 +1,276 @@
+import EventLoopExecution
+import Hummingbird
+import NIOCore
+import NIOPosix
+import PassgateTestSupport
+import ServiceLifecycle
+import Synchronization
+import Testing
+
+/// The HTTP/1.1 behaviour of ``HTTP1DispatchChannel`` on real loopback connections, byte for byte:
+/// what a client library would hide (pipelining, keep-alive, framing, malformed requests) is sent
+/// and read raw.
+@Suite struct HTTP1DispatchChannelTests {
+    static func router() -> Router<BasicRequestContext> {
+        let router = Router()
+        router.get("hello") { _, _ in "hello" }
+        router.post("echo") { request, _ -> String in
+            String(buffer: try await request.body.collect(upTo: 1 << 20))
+        }
+        router.post("size") { request, _ -> String in
+            do {
+                return String(try await request.body.collect(upTo: 1 << 20).readableBytes)
+            } catch let error as NIOTooManyBytesError {
+                return "too large over \(error.maxBytes ?? -1)"
+            }
+        }
+        router.get("slow/{ms}") { _, context -> String in
+            let ms = try context.parameters.require("ms", as: Int.self)
+            try await Task.sleep(for: .milliseconds(ms))
+            return "slow \(ms)"
+        }
+        router.get("streamed") { _, _ in
+            Response(status: .ok, body: ResponseBody { writer in
+                for part in ["one,", "two,", "three"] { try await writer.write(ByteBuffer(string: part)) }
+                try await writer.finish(nil)
+            })
+        }
+        router.get("failing-body") { _, _ in
+            Response(status: .ok, body: ResponseBody { writer in
+                try await writer.write(ByteBuffer(string: "partial"))
+                throw CancellationError()
+            })
+        }
+        return router
+    }
+
+    @Test func anAnswerCarriesItsLengthDateAndServerAndTheConnectionStaysOpen() async throws {
+        try await DispatchServer.with(router: Self.router()) { port, _ in
+            let socket = try LoopbackSocket(port: port)
+            for _ in 0..<3 {
+                try socket.send("GET /hello HTTP/1.1\r\nHost: x\r\n\r\n")
+                let answer = try await socket.readResponse()
+                #expect(answer.status == 200)
+                #expect(answer.body == "hello")
+                #expect(answer.headers["content-length"] == "5")
+                #expect(answer.headers["server"] == "dispatch-test")
+                #expect(answer.headers["date"]?.hasSuffix(" GMT") == true)
+                #expect(answer.headers["connection"] == nil)
+            }
+        }
+    }
+
+    @Test func pipelinedRequestsAreAnsweredInTheOrderTheyWereSent() async throws {
+        try await DispatchServer.with(router: Self.router()) { port, _ in
+            let socket = try LoopbackSocket(port: port)
+            // The first takes longest: an answer written as soon as it is ready would come first.
+            try socket.send("GET /slow/200 HTTP/1.1\r\nHost: x\r\n\r\nGET /slow/1 HTTP/1.1\r\nHost: x\r\n\r\nGET /hello HTTP/1.1\r\nHost: x\r\n\r\n")
+            #expect(try await socket.readResponse().body == "slow 200")
+            #expect(try await socket.readResponse().body == "slow 1")
+            #expect(try await socket.readResponse().body == "hello")
+        }
+    }
+
+    @Test func connectionCloseIsAnsweredWithConnectionCloseAndTheConnectionClosed() async throws {
+        try await DispatchServer.with(router: Self.router()) { port, _ in
+            let socket = try LoopbackSocket(port: port)
+            try socket.send("GET /hello HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+            let answer = try await socket.readResponse()
+            #expect(answer.body == "hello")
+            #expect(answer.headers["connection"] == "close")
+            #expect(try await socket.readsEndOfFile())
+        }
+    }
+
+    @Test func http10KeepsTheConnectionOnlyWhenAskedAndSaysSo() async throws {
+        try await DispatchServer.with(router: Self.router()) { port, _ in
+            let kept = try LoopbackSocket(port: port)
+            for _ in 0..<2 {
+                try kept.send("GET /hello HTTP/1.0\r\nConnection: keep-alive\r\n\r\n")
+                let answer = try await kept.readResponse()
+                #expect(answer.body == "hello")
+                #expect(answer.headers["connection"] == "keep-alive")
+            }
+            let closed = try LoopbackSocket(port: port)
+            try closed.send("GET /hello HTTP/1.0\r\n\r\n")
+            #expect(try await closed.readResponse().headers["connection"] == "close")
+            #expect(try await closed.readsEndOfFile())
+        }
+    }
+
+    @Test func aHeadRequestGetsTheLengthAndNoBody() async throws {
+        let router = Router()
+        router.head("hello") { _, _ in Response(status: .ok, body: ResponseBody(byteBuffer: ByteBuffer(string: "hello"))) }
+        router.get("hello") { _, _ in "hello" }
+        try await DispatchServer.with(router: router) { port, _ in
+            let socket = try LoopbackSocket(port: port)
+            try socket.send("HEAD /hello HTTP/1.1\r\nHost: x\r\n\r\nGET /hello HTTP/1.1\r\nHost: x\r\n\r\n")
+            let head = try await socket.readResponse(bodyless: true)
+            #expect(head.status == 200)
+            #expect(head.headers["content-length"] == "5")
+            // Had the HEAD answer carried a body, this would read "hello" as the next status line.
+            #expect(try await socket.readResponse().body == "hello")
+        }
+    }
+
+    @Test func aChunkedBodyIsCollectedWhole() async throws {
+        try await DispatchServer.with(router: Self.router()) { port, _ in
+            let socket = try LoopbackSocket(port: port)
+            try socket.send("POST /echo HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n5\r\nhello\r\n")
+            try await Task.sleep(for: .milliseconds(20))
+            try socket.send("6\r\n world\r\n0\r\n\r\n")
+            #expect(try await socket.readResponse().body == "hello world")
+        }
+    }
+
+    @Test func aBodyOverTheLimitFailsToCollectWithTheLimitAndTheConnectionGoesOn() async throws {
+        let limit = Mutex(16)
+        let configuration = HTTP1DispatchChannel.Configuration(maxRequestBodyBytes: { limit.withLock { $0 } })
+        try await DispatchServer.with(router: Self.router(), configuration: configuration) { port, _ in
+            let socket = try LoopbackSocket(port: port)
+            let body = String(repeating: "x", count: 17)
+            try socket.send("POST /size HTTP/1.1\r\nHost: x\r\nContent-Length: 17\r\n\r\n\(body)")
+            #expect(try await socket.readResponse().body == "too large over 16")
+            try socket.send("POST /size HTTP/1.1\r\nHost: x\r\nContent-Length: 16\r\n\r\n\(body.dropLast())")
+            #expect(try await socket.readResponse().body == "16")
+            // The limit is read per request: a higher one applies to the next request.
+            limit.withLock { $0 = 17 }
+            try socket.send("POST /size HTTP/1.1\r\nHost: x\r\nContent-Length: 17\r\n\r\n\(body)")
+            #expect(try await socket.readResponse().body == "17")
+        }
+    }
+
+    @Test func aMalformedRequestGets400AndTheConnectionClosed() async throws {
+        try await DispatchServer.with(router: Self.router()) { port, _ in
+            let socket = try LoopbackSocket(port: port)
+            try socket.send("GET /hello HTTP/1.1\r\nHost x\r\nBroken header line\r\n\r\n")
+            let answer = try await socket.readResponse()
+            #expect(answer.status == 400)
+            #expect(try await socket.readsEndOfFile())
+        }
+    }
+
+    @Test func aStreamedBodyIsSentWholeWithItsLength() async throws {
+        try await DispatchServer.with(router: Self.router()) { port, _ in
+            let socket = try LoopbackSocket(port: port)
+            try socket.send("GET /streamed HTTP/1.1\r\nHost: x\r\n\r\n")
+            let answer = try await socket.readResponse()
+            #expect(answer.body == "one,two,three")
+            #expect(answer.headers["content-length"] == "13")
+        }
+    }
+
+    @Test func aBodyThatFailsBecomesAnEmpty500AndTheConnectionCloses() async throws {
+        try await DispatchServer.with(router: Self.router()) { port, _ in
+            let socket = try LoopbackSocket(port: port)
+            try socket.send("GET /failing-body HTTP/1.1\r\nHost: x\r\n\r\n")
+            let answer = try await socket.readResponse()
+            #expect(answer.status == 500)
+            #expect(answer.body.isEmpty)
+            #expect(answer.headers["connection"] == "close")
+            #expect(try await socket.readsEndOfFile())
+        }
+    }
+
+    @Test func aClientThatHalfClosesAfterItsRequestGetsTheAnswerAndThenTheConnectionCloses() async throws {
+        try await DispatchServer.with(router: Self.router()) { port, _ in
+            let socket = try LoopbackSocket(port: port)
+            try socket.send("GET /slow/50 HTTP/1.1\r\nHost: x\r\n\r\n")
+            socket.shutdownWrite()
+            #expect(try await socket.readResponse().body == "slow 50")
+            #expect(try await socket.readsEndOfFile())
+        }
+        try await DispatchServer.with(router: Self.router()) { port, _ in
+            let idle = try LoopbackSocket(port: port)
+            _ = try await idle.get("/hello")
+            idle.shutdownWrite()
+            #expect(try await idle.readsEndOfFile())
+        }
+    }
+
+    @Test func aClientThatDoesNotReadItsAnswersHoldsBackItsNextRequests() async throws {
+        let started = Mutex(0)
+        let router = Router()
+        let megabyte = ByteBuffer(repeating: UInt8(ascii: "x"), count: 1 << 20)
+        router.get("big") { _, _ in
+            started.withLock { $0 += 1 }
+            return Response(status: .ok, body: ResponseBody(byteBuffer: megabyte))
+        }
+        try await DispatchServer.with(router: router) { port, _ in
+            let socket = try LoopbackSocket(port: port)
+            let requests = 50
+            try socket.send(String(repeating: "GET /big HTTP/1.1\r\nHost: x\r\n\r\n", count: requests))
+            // Unread, the answers fill the socket buffers (a few MiB on loopback) and stop there.
+            try await Task.sleep(for: .milliseconds(500))
+            let startedUnread = started.withLock { $0 }
+            #expect(startedUnread < requests / 2)
+            for _ in 0..<requests {
+                #expect(try await socket.readResponse().body.utf8.count == 1 << 20)
+            }
+            #expect(started.withLock { $0 } == requests)
+        }
+    }
+
+    @Test func aClientThatLeavesMidRequestDoesNotStopTheServer() async throws {
+        try await DispatchServer.with(router: Self.router()) { port, _ in
+            do {
+                let leaving = try LoopbackSocket(port: port)
+                try leaving.send("GET /slow/100 HTTP/1.1\r\nHost: x\r\n\r\n")
+            }  // closed here, before its answer
+            try await Task.sleep(for: .milliseconds(200))
+            let socket = try LoopbackSocket(port: port)
+            try socket.send("GET /hello HTTP/1.1\r\nHost: x\r\n\r\n")
+            #expect(try await socket.readResponse().body == "hello")
+        }
+    }
+
+    @Test func aRequestWhoseClientLeftIsFinishedBeforeTheServerStops() async throws {
+        let finished = Mutex(false)
+        let gate = Gate()
+        let router = Router()
+        router.get("spend") { _, _ -> String in
+            await gate.hold()
+            finished.withLock { $0 = true }
+            return "spent"
+        }
+        try await DispatchServer.with(router: router) { port, group in
+            do {
+                let leaving = try LoopbackSocket(port: port)
+                leaving.resetOnClose()
+                try leaving.send("GET /spend HTTP/1.1\r\nHost: x\r\n\r\n")
+                try await gate.waitUntilHeld(1)
+            }  // reset here, before its answer: the server's side of the connection closes at once
+            await group.triggerGracefulShutdown()
+            // Long enough for a server that did not wait for the request to have stopped.
+            try await Task.sleep(for: .milliseconds(200))
+            gate.open()
+        }
+        // `with` returns once the server has stopped.
+        #expect(finished.withLock { $0 })
+    }
+
+    @Test func aGracefulShutdownFinishesTheAnswerInFlightWithConnectionCloseAndClosesIdleConnections() async throws {
+        let gate = Gate()
+        let router = Self.router()
+        router.get("held") { _, _ -> String in
+            await gate.hold()
+            return "held"
+        }
+        try await DispatchServer.with(router: router) { port, group in
+            let idle = try LoopbackSocket(port: port)
+            _ = try await idle.get("/hello")
+            let busy = try LoopbackSocket(port: port)
+            try busy.send("GET /held HTTP/1.1\r\nHost: x\r\n\r\n")
+            try await gate.waitUntilHeld(1)
+            await group.triggerGracefulShutdown()
+            // The idle connection closing shows the shutdown has reached the connections; the
+            // held request's answer is queued on its loop behind that notice, so it says close.
+            #expect(try await idle.readsEndOfFile())
+            gate.open()
+            let answer = try await busy.readResponse()
+            #expect(answer.body == "held")
+            #expect(answer.headers["connection"] == "close")
+            #expect(try await busy.readsEndOfFile())
+        }
+    }
+}
