@@ -15,8 +15,8 @@ import NIOHTTP1
 /// one task for the responder, and the task gives the loop the whole answer back at once.
 ///
 /// What the channel keeps of HTTP/1.1:
-/// - pipelined requests are answered in order, one at a time (NIO's `HTTPServerPipelineHandler`
-///   holds the next request back until the current answer has ended);
+/// - pipelined requests are answered in order, one at a time (up to 16 wait; beyond that the
+///   connection is not read until they are answered);
 /// - a request without keep-alive (HTTP/1.1 `Connection: close`, or HTTP/1.0 without
 ///   `keep-alive`) is answered with `Connection: close` and the connection closed after it;
 /// - malformed HTTP gets NIO's 400 and the connection is closed;
@@ -78,7 +78,7 @@ public struct HTTP1DispatchChannel: ServerChildChannel {
     public func setup(channel: any Channel, logger: Logger) -> EventLoopFuture<Value> {
         channel.eventLoop.makeCompletedFuture {
             try channel.pipeline.syncOperations.configureHTTPServerPipeline(
-                withPipeliningAssistance: true,
+                withPipeliningAssistance: false,
                 withServerUpgrade: nil,
                 withErrorHandling: true,
                 withOutboundHeaderValidation: false,

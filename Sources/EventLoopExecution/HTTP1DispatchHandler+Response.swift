@@ -29,14 +29,15 @@ struct ResponseFraming: Sendable {
 }
 
 extension HTTP1DispatchHandler {
-    /// Writes one whole answer and flushes it: the head, the body if any, the end. On the loop.
+    /// Writes one whole answer and flushes it: the head, the body if any, the end; then starts the
+    /// next pending request, or closes the connection. On the loop.
     func write(context: ChannelHandlerContext, answer: HTTPResponse, body: ByteBuffer?, to framing: ResponseFraming) {
-        answering = false
+        answered()
         guard !removed else {
             finished.succeed()
             return
         }
-        let framing = closeAfterAnswer ? framing.closing() : framing
+        let framing = closesAfterThisAnswer ? framing.closing() : framing
         var head = HTTPResponseHead(answer)
         head.headers.replaceOrAdd(name: "Date", value: HTTPDate.now())
         if let serverName = channel.configuration.serverName {
@@ -58,6 +59,7 @@ extension HTTP1DispatchHandler {
         }
         guard !framing.keepAlive else {
             context.writeAndFlush(wrapOutboundOut(.end(nil)), promise: nil)
+            startNext(context: context)
             return
         }
         // Closed once the answer is on the wire, not before: a close drops unwritten bytes.

@@ -5,21 +5,26 @@ import NIOCore
 import NIOHTTP1
 import NIOHTTPTypesHTTP1
 
-/// The last handler of an ``HTTP1DispatchChannel`` connection: collects one request at a time on
-/// the event loop, starts its responder task, and writes the answer when the task hands it back.
+/// The last handler of an ``HTTP1DispatchChannel`` connection: collects requests on the event
+/// loop, starts one responder task at a time, and writes each answer when its task hands it back.
 ///
 /// It lives on its channel's loop and is touched only there; the responder task reaches it through
-/// `NIOLoopBound`, on the loop. NIO's `HTTPServerPipelineHandler` ahead of it delivers the next
-/// pipelined request only after this one's answer has ended, so there is never more than one
-/// request per connection here.
+/// `NIOLoopBound`, on the loop.
 ///
-/// While the connection cannot take more output (a client that sends requests without reading the
-/// answers) it reads no more and starts no next request, as `NIOAsyncChannel`'s writer did by
-/// suspending: answers never pile up in memory faster than the client reads them.
+/// Pipelined requests wait in ``pending`` and are started one after the other, so answers leave in
+/// the order the requests came. Reading goes on while a request is answered: NIO's
+/// `HTTPServerPipelineHandler` would stop reading until each answer is written, which costs two
+/// `epoll_ctl` calls per request on a keep-alive connection (bench/PROFILE.md, round 22). Reading
+/// stops only while ``maxPendingRequests`` wait, or while the connection cannot take more output
+/// (a client that sends requests without reading the answers); then no next request starts either,
+/// so answers never pile up in memory faster than the client reads them.
 final class HTTP1DispatchHandler: ChannelDuplexHandler, RemovableChannelHandler {
     typealias InboundIn = HTTPServerRequestPart
     typealias OutboundIn = HTTPServerResponsePart
     typealias OutboundOut = HTTPServerResponsePart
+
+    /// Complete requests that may wait behind the one being answered before reading pauses.
+    static let maxPendingRequests = 16
 
     let channel: HTTP1DispatchChannel
     private let executor: any TaskExecutor
@@ -33,14 +38,16 @@ final class HTTP1DispatchHandler: ChannelDuplexHandler, RemovableChannelHandler 
     private var body: ByteBuffer?
     private var bodyLimit = 0
     private var bodyTooLarge = false
+    /// Complete requests not yet started, oldest first.
+    private var pending = CircularBuffer<(head: HTTPRequestHead, body: CollectedBody)>(initialCapacity: 2)
     /// A request has been handed to its task and its answer not yet written.
-    var answering = false
-    /// The client closed its side (TCP half-close): close the connection once the answer is out.
-    var closeAfterAnswer = false
-    /// A read the channel asked for while it could not write: issued once it can again.
+    private(set) var answering = false
+    /// The client closed its side (TCP half-close): close once every request it sent is answered.
+    private var inputClosed = false
+    /// The server is shutting down: close after the answer being prepared; start nothing more.
+    private(set) var quiescing = false
+    /// A read the channel asked for while reading was paused: issued once it may go on.
     private var heldRead = false
-    /// A complete request that arrived while the channel could not write: started once it can.
-    private var heldRequest: (head: HTTPRequestHead, body: CollectedBody)?
     /// Set once the pipeline has dropped this handler (the connection closed): an answer that
     /// arrives afterwards is not written.
     private(set) var removed = false
@@ -74,52 +81,75 @@ final class HTTP1DispatchHandler: ChannelDuplexHandler, RemovableChannelHandler 
             self.head = nil
             let collected: CollectedBody = bodyTooLarge ? .tooLarge(limit: bodyLimit) : .collected(body)
             body = nil
-            if context.channel.isWritable {
-                dispatch(context: context, head: head, body: collected)
-            } else {
-                heldRequest = (head, collected)
-            }
+            // Shutting down, a request behind the one being answered is never started.
+            guard !(quiescing && answering) else { return }
+            pending.append((head, collected))
+            startNext(context: context)
         }
+    }
+
+    /// Starts the oldest pending request, unless one is being answered or the connection cannot
+    /// take its answer now.
+    func startNext(context: ChannelHandlerContext) {
+        guard !answering, !removed, context.channel.isWritable, let next = pending.popFirst() else { return }
+        dispatch(context: context, head: next.head, body: next.body)
+        resumeReadingIfHeld(context: context)
+    }
+
+    /// The answer being prepared is in: the next request may start once it is written.
+    func answered() {
+        answering = false
+    }
+
+    /// Whether the connection closes after the answer now being written: the server is shutting
+    /// down, or the client has closed its side and sent nothing more to answer.
+    var closesAfterThisAnswer: Bool {
+        quiescing || (inputClosed && pending.isEmpty)
     }
 
     func handlerRemoved(context: ChannelHandlerContext) {
         removed = true
-        // A request held back for a full socket never started: nothing of it reached a carrier.
-        heldRequest = nil
+        // Requests waiting behind the one being answered never started: nothing of them reached
+        // a carrier.
+        pending.removeAll()
         if !answering { finished.succeed() }
     }
 
     func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
-        // NIO's pipeline handler holds a half-close back until the answer before it is written;
-        // one that arrives now ends the connection, at once or after the answer being prepared.
-        if let event = event as? ChannelEvent, event == .inputClosed {
-            if answering || heldRequest != nil {
-                closeAfterAnswer = true
-            } else {
-                context.close(promise: nil)
-            }
+        switch event {
+        case let event as ChannelEvent where event == .inputClosed:
+            inputClosed = true
+            // A request cut off halfway can never end; one being answered or waiting is answered first.
+            if !answering, pending.isEmpty { context.close(promise: nil) }
+        case is ChannelShouldQuiesceEvent:
+            quiescing = true
+            pending.removeAll()
+            // A request being read (head, no end yet) is still answered, with `Connection: close`.
+            if !answering, head == nil { context.close(promise: nil) }
+        default:
+            break
         }
         context.fireUserInboundEventTriggered(event)
     }
 
     func read(context: ChannelHandlerContext) {
-        guard context.channel.isWritable else {
+        guard context.channel.isWritable, pending.count < Self.maxPendingRequests else {
             heldRead = true
             return
         }
         context.read()
     }
 
+    private func resumeReadingIfHeld(context: ChannelHandlerContext) {
+        guard heldRead, context.channel.isWritable, pending.count < Self.maxPendingRequests else { return }
+        heldRead = false
+        context.read()
+    }
+
     func channelWritabilityChanged(context: ChannelHandlerContext) {
         if context.channel.isWritable {
-            if let held = heldRequest {
-                heldRequest = nil
-                dispatch(context: context, head: held.head, body: held.body)
-            }
-            if heldRead {
-                heldRead = false
-                context.read()
-            }
+            startNext(context: context)
+            resumeReadingIfHeld(context: context)
         }
         context.fireChannelWritabilityChanged()
     }
@@ -131,11 +161,12 @@ final class HTTP1DispatchHandler: ChannelDuplexHandler, RemovableChannelHandler 
         context.close(promise: nil)
     }
 
-    private enum CollectedBody {
+    enum CollectedBody {
         case collected(ByteBuffer?)
         case tooLarge(limit: Int)
     }
 
+    /// Hands one request to a task for the responder; the task gives the answer back to the loop.
     private func dispatch(context: ChannelHandlerContext, head: HTTPRequestHead, body: CollectedBody) {
         let request: Request
         do {
@@ -147,6 +178,7 @@ final class HTTP1DispatchHandler: ChannelDuplexHandler, RemovableChannelHandler 
         } catch {
             // A method HTTP types cannot hold or a request without a path: nothing to route.
             let answer = HTTPResponse(status: .badRequest, headerFields: [.contentLength: "0"])
+            answering = true
             write(context: context, answer: answer, body: nil, to: ResponseFraming(head, keepAlive: false))
             return
         }

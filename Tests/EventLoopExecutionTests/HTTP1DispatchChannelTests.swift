@@ -71,6 +71,19 @@ import Testing
         }
     }
 
+    @Test func morePipelinedRequestsThanMayWaitPauseReadingAndAreAllAnsweredInOrder() async throws {
+        try await DispatchServer.with(router: Self.router()) { port, _ in
+            let socket = try LoopbackSocket(port: port)
+            // Twice as many as may wait: reading pauses at 16 waiting and must resume as they drain.
+            let waiting = 2 * 16
+            try socket.send(String(repeating: "GET /slow/5 HTTP/1.1\r\nHost: x\r\n\r\n", count: waiting))
+            try await Task.sleep(for: .milliseconds(20))
+            try socket.send(String(repeating: "GET /hello HTTP/1.1\r\nHost: x\r\n\r\n", count: waiting))
+            for _ in 0..<waiting { #expect(try await socket.readResponse().body == "slow 5") }
+            for _ in 0..<waiting { #expect(try await socket.readResponse().body == "hello") }
+        }
+    }
+
     @Test func connectionCloseIsAnsweredWithConnectionCloseAndTheConnectionClosed() async throws {
         try await DispatchServer.with(router: Self.router()) { port, _ in
             let socket = try LoopbackSocket(port: port)
