@@ -192,6 +192,7 @@ let package = Package(
         .target(
             name: "EventLoopExecution",
             dependencies: [
+                "PassgateCore",
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),

@@ -2,6 +2,7 @@ public import HummingbirdCore
 public import Logging
 public import NIOCore
 import NIOHTTP1
+public import PassgateCore
 
 /// An HTTP/1.1 server child channel that hands each complete request straight from its event loop
 /// to a responder task, and writes the answer back from the loop: no per-connection async stream
@@ -43,10 +44,16 @@ public struct HTTP1DispatchChannel: ServerChildChannel {
         public var decoderLimits: NIOHTTPDecoderLimitConfiguration
         /// The `Server` header's value on every answer; `nil` sends none.
         public var serverName: String?
+        /// Where the `Date` header's time comes from.
+        public var clock: any WallClock
 
-        public init(maxRequestBodyBytes: @escaping @Sendable () -> Int = { 1 << 20 }, serverName: String? = nil) {
+        public init(
+            maxRequestBodyBytes: @escaping @Sendable () -> Int = { 1 << 20 }, serverName: String? = nil,
+            clock: any WallClock = SystemWallClock()
+        ) {
             self.maxRequestBodyBytes = maxRequestBodyBytes
             self.serverName = serverName
+            self.clock = clock
             var limits = NIOHTTPDecoderLimitConfiguration()
             limits.maxHeaderFieldSize = 80 * 1024
             limits.maxHeaderListSize = 80 * 1024
@@ -66,6 +73,8 @@ public struct HTTP1DispatchChannel: ServerChildChannel {
     public let configuration: Configuration
     /// Shared by every connection of the listener; `nil`: every request runs on the pool.
     public let affinity: EventLoopAffinity?
+    /// The `Date` header, shared by every connection of the listener.
+    let date: HTTPDateCache
 
     /// - Parameter requestsOnEventLoop: at most this many requests in flight run on their loops
     ///   (``EventLoopAffinity``); 0 or less: always on ``PoolTaskExecutor``'s queue.
@@ -73,6 +82,7 @@ public struct HTTP1DispatchChannel: ServerChildChannel {
         self.respond = respond
         self.configuration = configuration
         affinity = requestsOnEventLoop > 0 ? EventLoopAffinity(limit: requestsOnEventLoop) : nil
+        date = HTTPDateCache(clock: configuration.clock)
     }
 
     public func setup(channel: any Channel, logger: Logger) -> EventLoopFuture<Value> {
@@ -87,8 +97,13 @@ public struct HTTP1DispatchChannel: ServerChildChannel {
             )
             let executor: any TaskExecutor = affinity.map { EventLoopTaskExecutor(channel.eventLoop, affinity: $0) } ?? PoolTaskExecutor.shared
             let finished = channel.eventLoop.makePromise(of: Void.self)
-            try channel.pipeline.syncOperations.addHandler(
-                HTTP1DispatchHandler(channel: self, executor: executor, finished: finished, logger: logger))
+            do {
+                try channel.pipeline.syncOperations.addHandler(
+                    HTTP1DispatchHandler(channel: self, executor: executor, finished: finished, logger: logger))
+            } catch {
+                finished.fail(error)  // never handed to a handler: no one else would complete it
+                throw error
+            }
             return Value(channel: channel, finished: finished.futureResult)
         }
     }

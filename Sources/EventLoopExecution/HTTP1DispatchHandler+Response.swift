@@ -39,7 +39,7 @@ extension HTTP1DispatchHandler {
         }
         let framing = closesAfterThisAnswer ? framing.closing() : framing
         var head = HTTPResponseHead(answer)
-        head.headers.replaceOrAdd(name: "Date", value: HTTPDate.now())
+        head.headers.replaceOrAdd(name: "Date", value: channel.date.now())
         if let serverName = channel.configuration.serverName {
             head.headers.replaceOrAdd(name: "Server", value: serverName)
         }
