@@ -60,8 +60,10 @@ extension HTTP1DispatchHandler {
         guard !framing.keepAlive else {
             context.writeAndFlush(wrapOutboundOut(.end(nil)), promise: nil)
             startNext(context: context)
+            writeContinueIfDue(context: context)
             return
         }
+        closing = true
         // Closed once the answer is on the wire, not before: a close drops unwritten bytes.
         let connection = context.channel
         context.writeAndFlush(wrapOutboundOut(.end(nil))).whenComplete { _ in

@@ -51,6 +51,12 @@ final class HTTP1DispatchHandler: ChannelDuplexHandler, RemovableChannelHandler 
     /// Set once the pipeline has dropped this handler (the connection closed): an answer that
     /// arrives afterwards is not written.
     private(set) var removed = false
+    /// An answer that closes the connection has been written: no request after it starts, even one
+    /// read before the close completes.
+    var closing = false
+    /// The request being read asked for `100 Continue` before it sends its body, and the interim
+    /// answer waits for the answers before it (HTTP1DispatchHandler+Continue.swift).
+    var continueOwed = false
 
     init(channel: HTTP1DispatchChannel, executor: any TaskExecutor, finished: EventLoopPromise<Void>, logger: Logger) {
         self.channel = channel
@@ -66,7 +72,24 @@ final class HTTP1DispatchHandler: ChannelDuplexHandler, RemovableChannelHandler 
             body = nil
             bodyLimit = channel.configuration.maxRequestBodyBytes()
             bodyTooLarge = false
+            continueOwed = false
+            switch Self.expectation(of: head, bodyLimit: bodyLimit) {
+            case .none:
+                break
+            case .continue:
+                continueOwed = true
+                writeContinueIfDue(context: context)
+            case .bodyOverLimit:
+                // Answered from the head alone, the body never asked for. Whether the client then
+                // sends it anyway is its choice, so where its next request would begin is unknown:
+                // the connection closes after the answer (what comes meanwhile is dropped).
+                self.head = nil
+                var closing = head
+                closing.headers.replaceOrAdd(name: "connection", value: "close")
+                enqueue((closing, .tooLarge(limit: bodyLimit)), context: context)
+            }
         case .body(var chunk):
+            continueOwed = false  // sent without waiting: nothing to ask for any more
             guard head != nil, !bodyTooLarge else { return }
             if (body?.readableBytes ?? 0) + chunk.readableBytes > bodyLimit {
                 bodyTooLarge = true
@@ -81,17 +104,28 @@ final class HTTP1DispatchHandler: ChannelDuplexHandler, RemovableChannelHandler 
             self.head = nil
             let collected: CollectedBody = bodyTooLarge ? .tooLarge(limit: bodyLimit) : .collected(body)
             body = nil
-            // Shutting down, a request behind the one being answered is never started.
-            guard !(quiescing && answering) else { return }
-            pending.append((head, collected))
-            startNext(context: context)
+            continueOwed = false
+            enqueue((head, collected), context: context)
         }
     }
 
-    /// Starts the oldest pending request, unless one is being answered or the connection cannot
-    /// take its answer now.
+    /// Queues a complete request behind those waiting and starts the oldest one if it may.
+    private func enqueue(_ request: (head: HTTPRequestHead, body: CollectedBody), context: ChannelHandlerContext) {
+        // Shutting down, a request behind the one being answered is never started.
+        guard !(quiescing && answering), !closing else { return }
+        pending.append(request)
+        startNext(context: context)
+    }
+
+    /// No answer is being prepared and none waits to be: an interim answer may be written now.
+    var answersAllWritten: Bool {
+        !answering && pending.isEmpty
+    }
+
+    /// Starts the oldest pending request, unless one is being answered, the connection is closing,
+    /// or it cannot take the answer now.
     func startNext(context: ChannelHandlerContext) {
-        guard !answering, !removed, context.channel.isWritable, let next = pending.popFirst() else { return }
+        guard !answering, !removed, !closing, context.channel.isWritable, let next = pending.popFirst() else { return }
         dispatch(context: context, head: next.head, body: next.body)
         resumeReadingIfHeld(context: context)
     }

@@ -1,4 +1,4 @@
-public import PassgateCore
+import PassgateCore
 import Synchronization
 
 /// The `Date` header's value, written once per second of its clock and shared by every connection
