@@ -18,9 +18,11 @@ extension HTTP1DispatchHandler {
 
     /// What `head` asks of the server before its body is sent.
     static func expectation(of head: HTTPRequestHead, bodyLimit: Int) -> Expectation {
-        // An HTTP/1.0 client cannot read an interim answer: the expectation is ignored. The
-        // parser has trimmed the field's value.
-        guard head.version.major > 1 || (head.version.major == 1 && head.version.minor >= 1),
+        // Asked of every request: the common answer, no `Expect` at all, without building the
+        // field's values. An HTTP/1.0 client cannot read an interim answer: its expectation is
+        // ignored. The parser has trimmed the field's value.
+        guard head.headers.contains(name: "expect"),
+            head.version.major > 1 || (head.version.major == 1 && head.version.minor >= 1),
             head.headers["expect"].contains(where: { $0.lowercased() == "100-continue" })
         else { return .none }
         if head.headers["transfer-encoding"].contains(where: { $0.lowercased().contains("chunked") }) { return .continue }
