@@ -87,14 +87,12 @@ public struct HTTP1DispatchChannel: ServerChildChannel {
 
     public func setup(channel: any Channel, logger: Logger) -> EventLoopFuture<Value> {
         channel.eventLoop.makeCompletedFuture {
-            try channel.pipeline.syncOperations.configureHTTPServerPipeline(
-                withPipeliningAssistance: false,
-                withServerUpgrade: nil,
-                withErrorHandling: true,
-                withOutboundHeaderValidation: false,
-                withEncoderConfiguration: .init(),
-                withDecoderLimitConfiguration: configuration.decoderLimits
-            )
+            // NIO's request decoder alone: the handler writes answers as bytes itself
+            // (HTTP1ResponseHead), answers malformed HTTP itself, and orders pipelined requests
+            // itself, so NIO's response encoder, protocol error handler and pipelining handler
+            // are not in the pipeline.
+            try channel.pipeline.syncOperations.addHandler(
+                ByteToMessageHandler(HTTPRequestDecoder(leftOverBytesStrategy: .dropBytes, limitConfiguration: configuration.decoderLimits)))
             let executor: any TaskExecutor = affinity.map { EventLoopTaskExecutor(channel.eventLoop, affinity: $0) } ?? PoolTaskExecutor.shared
             let finished = channel.eventLoop.makePromise(of: Void.self)
             do {

@@ -38,6 +38,8 @@ extension HTTP1DispatchHandler {
     func writeContinueIfDue(context: ChannelHandlerContext) {
         guard continueOwed, answersAllWritten, !closing, !removed else { return }
         continueOwed = false
-        context.writeAndFlush(wrapOutboundOut(.head(HTTPResponseHead(version: .http1_1, status: .continue))), promise: nil)
+        var bytes = context.channel.allocator.buffer(capacity: 32)
+        HTTP1ResponseHead.writeContinue(into: &bytes)
+        context.writeAndFlush(wrapOutboundOut(bytes), promise: nil)
     }
 }

@@ -20,6 +20,15 @@ struct ResponseFraming: Sendable {
         sendsBody = head.method != .HEAD
     }
 
+    /// An answer that closes the connection where no request could be read (malformed HTTP).
+    static let closingWithoutRequest = ResponseFraming(keepAlive: false, saysKeepAlive: false, sendsBody: true)
+
+    private init(keepAlive: Bool, saysKeepAlive: Bool, sendsBody: Bool) {
+        self.keepAlive = keepAlive
+        self.saysKeepAlive = saysKeepAlive
+        self.sendsBody = sendsBody
+    }
+
     /// The same framing, closing the connection after the answer.
     func closing() -> ResponseFraming {
         var framing = self
@@ -29,8 +38,12 @@ struct ResponseFraming: Sendable {
 }
 
 extension HTTP1DispatchHandler {
-    /// Writes one whole answer and flushes it: the head, the body if any, the end; then starts the
-    /// next pending request, or closes the connection. On the loop.
+    /// Bodies up to this size go out in the head's buffer (one copy, one buffer); larger ones as
+    /// a second buffer of their own.
+    static let bodyBytesCopiedWithHead = 16 * 1024
+
+    /// Writes one whole answer and flushes it: the head and the body if any; then starts the next
+    /// pending request, or closes the connection. On the loop.
     func write(context: ChannelHandlerContext, answer: HTTPResponse, body: ByteBuffer?, to framing: ResponseFraming) {
         answered()
         guard !removed else {
@@ -38,27 +51,22 @@ extension HTTP1DispatchHandler {
             return
         }
         let framing = closesAfterThisAnswer ? framing.closing() : framing
-        var head = HTTPResponseHead(answer)
-        head.headers.replaceOrAdd(name: "Date", value: channel.date.now())
-        if let serverName = channel.configuration.serverName {
-            head.headers.replaceOrAdd(name: "Server", value: serverName)
-        }
-        let status = answer.status.code
-        let bodyAllowed = status >= 200 && status != 204 && status != 304
-        if bodyAllowed, !head.headers.contains(name: "content-length") {
-            head.headers.add(name: "content-length", value: String(body?.readableBytes ?? 0))
-        }
-        if !framing.keepAlive {
-            head.headers.replaceOrAdd(name: "connection", value: "close")
-        } else if framing.saysKeepAlive {
-            head.headers.replaceOrAdd(name: "connection", value: "keep-alive")
-        }
-        context.write(wrapOutboundOut(.head(head)), promise: nil)
-        if bodyAllowed, framing.sendsBody, let body, body.readableBytes > 0 {
-            context.write(wrapOutboundOut(.body(.byteBuffer(body))), promise: nil)
+        let additions = HTTP1ResponseHead.Additions(
+            date: channel.date.now(), server: channel.configuration.serverName,
+            connection: !framing.keepAlive ? "close" : framing.saysKeepAlive ? "keep-alive" : nil)
+        let sent = HTTP1ResponseHead.hasBody(answer.status) && framing.sendsBody ? body : nil
+        let bodyLength = sent?.readableBytes ?? 0
+        let copied = bodyLength <= Self.bodyBytesCopiedWithHead
+        var bytes = context.channel.allocator.buffer(capacity: 256 + (copied ? bodyLength : 0))
+        HTTP1ResponseHead.write(answer, bodyLength: body?.readableBytes ?? 0, additions: additions, into: &bytes)
+        if var sent, copied {
+            bytes.writeBuffer(&sent)
+        } else if let sent {
+            context.write(wrapOutboundOut(bytes), promise: nil)
+            bytes = sent
         }
         guard !framing.keepAlive else {
-            context.writeAndFlush(wrapOutboundOut(.end(nil)), promise: nil)
+            context.writeAndFlush(wrapOutboundOut(bytes), promise: nil)
             startNext(context: context)
             writeContinueIfDue(context: context)
             return
@@ -66,7 +74,7 @@ extension HTTP1DispatchHandler {
         closing = true
         // Closed once the answer is on the wire, not before: a close drops unwritten bytes.
         let connection = context.channel
-        context.writeAndFlush(wrapOutboundOut(.end(nil))).whenComplete { _ in
+        context.writeAndFlush(wrapOutboundOut(bytes)).whenComplete { _ in
             connection.close(promise: nil)
         }
     }

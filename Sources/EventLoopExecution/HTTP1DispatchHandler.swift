@@ -20,8 +20,8 @@ import NIOHTTPTypesHTTP1
 /// so answers never pile up in memory faster than the client reads them.
 final class HTTP1DispatchHandler: ChannelDuplexHandler, RemovableChannelHandler {
     typealias InboundIn = HTTPServerRequestPart
-    typealias OutboundIn = HTTPServerResponsePart
-    typealias OutboundOut = HTTPServerResponsePart
+    typealias OutboundIn = ByteBuffer
+    typealias OutboundOut = ByteBuffer
 
     /// Complete requests that may wait behind the one being answered before reading pauses.
     static let maxPendingRequests = 16
@@ -54,6 +54,8 @@ final class HTTP1DispatchHandler: ChannelDuplexHandler, RemovableChannelHandler 
     /// An answer that closes the connection has been written: no request after it starts, even one
     /// read before the close completes.
     var closing = false
+    /// The connection sent bytes that are not HTTP: nothing after them is read as a request.
+    private var malformed = false
     /// The request being read asked for `100 Continue` before it sends its body, and the interim
     /// answer waits for the answers before it (HTTP1DispatchHandler+Continue.swift).
     var continueOwed = false
@@ -189,10 +191,26 @@ final class HTTP1DispatchHandler: ChannelDuplexHandler, RemovableChannelHandler 
     }
 
     func errorCaught(context: ChannelHandlerContext, error: any Error) {
-        // NIO's protocol error handler has answered 400 to a malformed request already; anything
-        // else reaching the end of the pipeline (a reset, a failed write) ends the connection too.
-        logger.debug("HTTP connection error, closing", metadata: ["error": "\(String(reflecting: type(of: error)))"])
-        context.close(promise: nil)
+        switch error {
+        case is HTTPParserError:
+            guard !malformed else { return }
+            malformed = true
+            logger.debug("malformed HTTP request", metadata: ["error": "\(String(reflecting: type(of: error)))"])
+            // Nothing after it is read as a request. Alone, it gets a 400 and the connection
+            // closes; behind requests not yet answered, those are answered first and the last
+            // answer closes the connection: a 400 written now would reach the client as the
+            // answer to the oldest of them.
+            inputClosed = true
+            guard !answering, pending.isEmpty, !closing, !removed else { return }
+            answering = true
+            write(context: context, answer: HTTPResponse(status: .badRequest), body: nil, to: .closingWithoutRequest)
+        case ByteToMessageDecoderError.dataReceivedInErrorState where malformed:
+            return  // bytes after the malformed ones: dropped by the decoder, the answers go on
+        default:
+            // A reset, a failed write: the connection is gone or unusable.
+            logger.debug("HTTP connection error, closing", metadata: ["error": "\(String(reflecting: type(of: error)))"])
+            context.close(promise: nil)
+        }
     }
 
     enum CollectedBody {

@@ -175,6 +175,18 @@ import Testing
         }
     }
 
+    @Test func malformedBytesBehindARequestLetItsAnswerGoOutFirstThenTheConnectionCloses() async throws {
+        try await DispatchServer.with(router: Self.router()) { port, _ in
+            let socket = try LoopbackSocket(port: port)
+            // A 400 written at once would reach the client as the slow request's answer.
+            try socket.send("GET /slow/100 HTTP/1.1\r\nHost: x\r\n\r\nGET /hello HTTP/1.1\r\nHost x\r\nBroken\r\n\r\nmore")
+            let answer = try await socket.readResponse()
+            #expect(answer.body == "slow 100")
+            #expect(answer.headers["connection"] == "close")
+            #expect(try await socket.readsEndOfFile())
+        }
+    }
+
     @Test func aStreamedBodyIsSentWholeWithItsLength() async throws {
         try await DispatchServer.with(router: Self.router()) { port, _ in
             let socket = try LoopbackSocket(port: port)

@@ -41,11 +41,16 @@ struct ServeLifecycleTests {
         }
     }
 
-    static func exchange(_ http: CurlHTTPClient, api: Int, sandbox: Int, apiKey: String) async throws -> Int {
+    /// A token for the test's app, minted by the sandbox.
+    static func mint(_ http: CurlHTTPClient, sandbox: Int) async throws -> String {
         let mint = try await http.send(.init(
             method: .post, url: "http://127.0.0.1:\(sandbox)/sandbox/tokens", headers: [("Content-Type", "application/json")],
             body: Array(#"{"appId":"\#(app)","phoneNumber":"13800138000"}"#.utf8), timeoutMs: 15_000))
-        let token = try #require((try JSONSerialization.jsonObject(with: Data(mint.body)) as? [String: Any])?["token"] as? String)
+        return try #require((try JSONSerialization.jsonObject(with: Data(mint.body)) as? [String: Any])?["token"] as? String)
+    }
+
+    /// Exchanges `token` through Passgate; the answer's status.
+    static func exchange(_ http: CurlHTTPClient, api: Int, token: String, apiKey: String) async throws -> Int {
         let answer = try await http.send(.init(
             method: .post, url: "http://127.0.0.1:\(api)/v1/phone-number",
             headers: [("Authorization", "Bearer \(apiKey)"), ("Content-Type", "application/json")],
@@ -81,10 +86,22 @@ struct ServeLifecycleTests {
                 group.addTask {
                     var mine: [Outcome] = []
                     while timeline.sinceTerm() < timeline.stopIssuingMs {
-                        let sent = timeline.sinceTerm()
+                        // The time that counts is when the request reaches Passgate: on a loaded
+                        // machine minting alone can outlast the drain, and a load balancer would
+                        // not send a request after it (it saw /readyz 503 long before).
+                        let token: String
                         do {
-                            let status = try await Self.exchange(http, api: api, sandbox: sandbox, apiKey: apiKey)
+                            token = try await Self.mint(http, sandbox: sandbox)
+                        } catch {
+                            mine.append(Outcome(sentAfterTermMs: timeline.sinceTerm(), finishedAfterTermMs: timeline.sinceTerm(), error: "minting: \(error)"))
+                            continue
+                        }
+                        let sent = timeline.sinceTerm()
+                        guard sent < timeline.stopIssuingMs else { break }
+                        do {
+                            let status = try await Self.exchange(http, api: api, token: token, apiKey: apiKey)
                             mine.append(Outcome(sentAfterTermMs: sent, finishedAfterTermMs: timeline.sinceTerm(), status: status))
+                            timeline.exchanged()
                         } catch {
                             mine.append(Outcome(sentAfterTermMs: sent, finishedAfterTermMs: timeline.sinceTerm(), error: "\(error)"))
                         }
@@ -95,7 +112,10 @@ struct ServeLifecycleTests {
             // Steady load first; then SIGTERM; then make the carrier slower than the rest of the
             // drain, so every request sent from then on is still at the carrier when the drain ends
             // and the listener closes. Ordered by events, not sleeps: a loaded CI machine stretches sleeps.
-            try await Task.sleep(for: .seconds(1))
+            let loaded = ContinuousClock.now
+            while timeline.exchangedBeforeTerm < 20, ContinuousClock.now - loaded < .seconds(30) {
+                try await Task.sleep(for: .milliseconds(20))
+            }
             timeline.markTerm()
             child.send(SIGTERM)
             try await Task.sleep(for: .milliseconds(300))
@@ -202,7 +222,18 @@ final class Timeline: Sendable {
         self.drainMs = drainMs
     }
 
+    private let exchangedCount = Mutex(0)
+
     func markTerm() { term.withLock { $0 = clock.now } }
+
+    /// One exchange answered; counted until SIGTERM.
+    func exchanged() {
+        guard term.withLock({ $0 }) == nil else { return }
+        exchangedCount.withLock { $0 += 1 }
+    }
+
+    /// The exchanges answered before SIGTERM: the steady load the drain starts under.
+    var exchangedBeforeTerm: Int { exchangedCount.withLock { $0 } }
     func markSlow() { slowSince.withLock { $0 = sinceTerm() } }
 
     /// When the load stops sending new requests, as a load balancer would after `/readyz` went
