@@ -1,5 +1,6 @@
 import HTTPTypes
 import NIOCore
+import NIOHTTP1
 
 /// Writes an answer's status line and header section straight from its `HTTPResponse` into the
 /// bytes that go on the wire, framed for an answer whose body is known whole.
@@ -52,7 +53,9 @@ enum HTTP1ResponseHead {
         out.put(digit: status.code / 10 % 10)
         out.put(digit: status.code % 10)
         out.put(" ")
-        out.put(status.reasonPhrase)
+        // A status made from its code alone (as Hummingbird's errors make theirs) has no reason
+        // phrase: the standard one, as NIO's encoder wrote it.
+        out.put(status.reasonPhrase.isEmpty ? HTTPResponseStatus(statusCode: status.code).reasonPhrase : status.reasonPhrase)
         out.put("\r\n")
         let hasBody = hasBody(status)
         var namesLength = false

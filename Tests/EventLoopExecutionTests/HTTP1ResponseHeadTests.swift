@@ -65,6 +65,13 @@ import Testing
         #expect(head.contains("X-Note: a  Set-Cookie: b\r\n"), "\(head)")
     }
 
+    @Test func aStatusMadeFromItsCodeAloneGetsTheStandardReason() {
+        #expect(Self.head(HTTPResponse(status: .init(code: 400))).hasPrefix("HTTP/1.1 400 Bad Request\r\n"))
+        #expect(Self.head(HTTPResponse(status: .init(code: 422))).hasPrefix("HTTP/1.1 422 Unprocessable Entity\r\n"))
+        // A code with no standard reason: the status line ends after the code's space, as RFC 9112 allows.
+        #expect(Self.head(HTTPResponse(status: .init(code: 599))).hasPrefix("HTTP/1.1 599 \r\n"))
+    }
+
     @Test func aCustomStatusKeepsItsCodeAndReason() {
         let answer = HTTPResponse(status: .init(code: 599, reasonPhrase: "Carrier Gone"))
         #expect(Self.head(answer).hasPrefix("HTTP/1.1 599 Carrier Gone\r\n"))

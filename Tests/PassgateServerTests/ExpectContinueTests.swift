@@ -3,7 +3,7 @@ import PassgateServer
 import PassgateTestSupport
 import Testing
 
-/// A backend whose HTTP client sends `Expect: 100-continue` (curl does for bodies over 1 KiB) holds
+/// A backend whose HTTP client sends `Expect: 100-continue` (curl 7.88 does for bodies over 1 MiB) holds
 /// its body back until the API listener asks for it: asked at once, it is not delayed; a body
 /// declared over `server.maxBodyBytes` is refused before it is sent.
 @Suite("REST API: Expect: 100-continue on the wire")
