@@ -226,7 +226,7 @@ final class HTTP1DispatchHandler: ChannelDuplexHandler, RemovableChannelHandler 
             case .collected(let buffer): RequestBody(buffer: buffer ?? ByteBuffer())
             case .tooLarge(let limit): RequestBody(asyncSequence: OversizedRequestBody(limit: limit))
             }
-            request = Request(head: try HTTPRequest(head, secure: false, splitCookie: false), body: requestBody)
+            request = Request(head: try HTTP1RequestHead.request(head), body: requestBody)
         } catch {
             // A method HTTP types cannot hold or a request without a path: nothing to route.
             let answer = HTTPResponse(status: .badRequest, headerFields: [.contentLength: "0"])
