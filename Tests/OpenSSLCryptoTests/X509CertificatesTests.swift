@@ -1,6 +1,7 @@
 import COpenSSL
 import Foundation
 import OpenSSLCrypto
+import PassgateTestSupport
 import Testing
 
 /// CA bundles read by `X509Certificates`, with certificates the `openssl` CLI generates at test
@@ -124,10 +125,7 @@ struct X509CertificatesTests {
         let text = output.trimmingCharacters(in: .whitespacesAndNewlines)
         try #require(text.hasPrefix("notAfter="), "\(output)")
         let words = text.dropFirst("notAfter=".count).split(separator: " ").joined(separator: " ")
-        let formatter = DateFormatter()
-        formatter.locale = Locale(identifier: "en_US_POSIX")
-        formatter.timeZone = TimeZone(identifier: "UTC")
-        formatter.dateFormat = "MMM d HH:mm:ss yyyy 'GMT'"
+        let formatter = try #require(DateFormatter.pinned("MMM d HH:mm:ss yyyy 'GMT'", zone: "UTC"))
         let date = try #require(formatter.date(from: words), "cannot parse openssl's date '\(words)'")
         return Int64(date.timeIntervalSince1970)
     }

@@ -1,5 +1,6 @@
 import Foundation
 import OpenSSLCrypto
+import PassgateTestSupport
 import Testing
 
 @Suite("passgate sign")
@@ -86,10 +87,7 @@ struct SignCommandTests {
         let after = Date()
         #expect(result.status == 0, "\(result.stderr)")
         let body = try #require(JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: String])
-        let formatter = DateFormatter()
-        formatter.locale = Locale(identifier: "en_US_POSIX")
-        formatter.timeZone = TimeZone(identifier: "Asia/Shanghai")
-        formatter.dateFormat = "yyyyMMddHHmmssSSS"
+        let formatter = try #require(DateFormatter.pinned("yyyyMMddHHmmssSSS", zone: "Asia/Shanghai"))
         let systemtime = try #require(body["systemtime"])
         let sent = try #require(formatter.date(from: systemtime))
         // Made while the process ran; any other zone would be off by whole hours.

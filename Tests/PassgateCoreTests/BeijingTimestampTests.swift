@@ -23,11 +23,7 @@ struct BeijingTimestampTests {
 
     @Test("random instants round-trip and agree with a Foundation formatter pinned to Asia/Shanghai")
     func agreesWithFoundation() throws {
-        let formatter = DateFormatter()
-        formatter.locale = Locale(identifier: "en_US_POSIX")
-        formatter.calendar = Calendar(identifier: .gregorian)
-        formatter.timeZone = try #require(TimeZone(identifier: "Asia/Shanghai"))
-        formatter.dateFormat = "yyyyMMddHHmmssSSS"
+        let formatter = try #require(DateFormatter.pinned("yyyyMMddHHmmssSSS", zone: "Asia/Shanghai"))
         var generator = SystemRandomNumberGenerator()
         for _ in 0..<500 {
             // 1992 onwards: Shanghai had daylight saving until 1991, which Beijing time for CMCC ignores.

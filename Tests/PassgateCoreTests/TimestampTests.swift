@@ -1,5 +1,6 @@
 import Foundation
 import PassgateCore
+import PassgateTestSupport
 import Testing
 
 @Suite("HTTP dates")
@@ -23,11 +24,7 @@ struct HTTPDateTests {
 
     @Test("random instants agree with a Foundation formatter pinned to GMT")
     func agreesWithFoundation() throws {
-        let formatter = DateFormatter()
-        formatter.locale = Locale(identifier: "en_US_POSIX")
-        formatter.calendar = Calendar(identifier: .gregorian)
-        formatter.timeZone = try #require(TimeZone(identifier: "GMT"))
-        formatter.dateFormat = "EEE, dd MMM yyyy HH:mm:ss 'GMT'"
+        let formatter = try #require(DateFormatter.pinned("EEE, dd MMM yyyy HH:mm:ss 'GMT'", zone: "GMT"))
         var generator = SystemRandomNumberGenerator()
         for _ in 0..<500 {
             let ms = Int64.random(in: 0...4_000_000_000_000, using: &generator)
