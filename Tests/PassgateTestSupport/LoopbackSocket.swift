@@ -111,13 +111,16 @@ public final class LoopbackSocket {
     }
 
     /// Reads what has arrived, waiting for something up to the timeout; false at end of file.
+    /// Yields after each read: a test reading a stream that keeps arriving would otherwise hold
+    /// its thread of the test process's small cooperative pool for as long as the bytes flow.
     private func fill() async throws -> Bool {
         let deadline = ContinuousClock.now + timeout
-        var chunk = [UInt8](repeating: 0, count: 16_384)
+        var chunk = [UInt8](repeating: 0, count: 262_144)
         while true {
             let n = chunk.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, Int32(MSG_DONTWAIT)) }
             if n > 0 {
                 pending += chunk.prefix(n)
+                await Task.yield()
                 return true
             }
             if n == 0 || (n < 0 && errno == ECONNRESET) { return false }
