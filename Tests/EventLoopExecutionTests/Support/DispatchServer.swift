@@ -11,9 +11,12 @@ import ServiceLifecycle
 /// front of `router`, as Passgate's API listener is built.
 enum DispatchServer {
     /// Runs the server for the duration of `body`, which gets its port, then shuts it down gracefully.
+    /// `eventLoopGroup`: the shared group (a loop per core) unless a test needs its connections on
+    /// one loop, where what the loop does for one connection is ordered with what it does for another.
     static func with(
         router: Router<BasicRequestContext>,
         requestsOnEventLoop: Int = 1,
+        eventLoopGroup: any EventLoopGroup = MultiThreadedEventLoopGroup.singleton,
         configuration: HTTP1DispatchChannel.Configuration = .init(serverName: "dispatch-test"),
         _ body: (_ port: Int, _ group: ServiceGroup) async throws -> Void
     ) async throws {
@@ -30,7 +33,7 @@ enum DispatchServer {
         let server = Server(
             childChannelSetup: channel, configuration: .init(address: .hostname("127.0.0.1", port: 0)),
             onServerRunning: { portContinuation.yield($0.localAddress?.port ?? 0) },
-            eventLoopGroup: MultiThreadedEventLoopGroup.singleton, logger: logger)
+            eventLoopGroup: eventLoopGroup, logger: logger)
         let group = ServiceGroup(services: [server], logger: logger)
         try await withThrowingTaskGroup(of: Void.self) { tasks in
             tasks.addTask { try await group.run() }
