@@ -87,6 +87,7 @@ let package = Package(
             dependencies: [
                 "CCurl",
                 "DedicatedThreads",
+                "PassgateCore",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Metrics", package: "swift-metrics"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),

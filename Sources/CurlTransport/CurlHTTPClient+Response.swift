@@ -1,3 +1,4 @@
+import PassgateCore
 extension CurlHTTPClient {
     /// The HTTP version a response arrived with.
     public enum HTTPVersion: String, Sendable, Hashable {

@@ -1,4 +1,5 @@
 import CCurl
+import PassgateCore
 
 extension CurlTransfer {
     /// Why configuring the easy handle failed.

@@ -1,4 +1,5 @@
 import CCurl
+import PassgateCore
 
 /// One request on its way through libcurl, confined to the engine thread: created there, fed by
 /// libcurl's callbacks there (curl calls them from inside `curl_multi_perform`), destroyed there.

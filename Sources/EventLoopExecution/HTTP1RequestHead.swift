@@ -1,6 +1,7 @@
 import HTTPTypes
 import NIOHTTP1
 import NIOHTTPTypesHTTP1
+import PassgateCore
 
 /// Turns the parser's `HTTPRequestHead` into the `HTTPRequest` Hummingbird routes: the request
 /// NIO's `HTTPRequest(_:secure:false, splitCookie:false)` makes, for less.
@@ -25,7 +26,7 @@ enum HTTP1RequestHead {
         fields.reserveCapacity(head.headers.count)
         for (name, value) in head.headers {
             // The first Host becomes the authority and leaves the fields; any later one stays.
-            if authority == nil, name.utf8.count == 4, equalsIgnoringASCIICase(name, "host") {
+            if authority == nil, ASCIICase.equals(name, lowercased: "host") {
                 authority = value
                 continue
             }
@@ -41,40 +42,18 @@ enum HTTP1RequestHead {
     /// HTTP Types' spelling of the name (`Content-Type` for `content-type`); names compare by their
     /// lowercase form, so nothing that reads the fields sees a difference.
     static func knownName(_ name: String) -> HTTPField.Name? {
-        let found = name.utf8.withContiguousStorageIfAvailable { bytes -> HTTPField.Name? in
-            func isName(_ lowercase: StaticString) -> Bool { equalsIgnoringASCIICase(bytes, lowercase) }
-            switch bytes.count {
-            case 6: return isName("accept") ? .accept : isName("expect") ? .expect : nil
-            case 10: return isName("user-agent") ? .userAgent : isName("connection") ? .connection : nil
-            case 12: return isName("content-type") ? .contentType : isName("x-request-id") ? requestID : nil
-            case 13: return isName("authorization") ? .authorization : nil
-            case 14: return isName("content-length") ? .contentLength : nil
-            case 15: return isName("accept-encoding") ? .acceptEncoding : nil
-            case 17: return isName("transfer-encoding") ? .transferEncoding : nil
-            default: return nil
-            }
+        func isName(_ lowercase: StaticString) -> Bool { ASCIICase.equals(name, lowercased: lowercase) }
+        switch name.utf8.count {
+        case 6: return isName("accept") ? .accept : isName("expect") ? .expect : nil
+        case 10: return isName("user-agent") ? .userAgent : isName("connection") ? .connection : nil
+        case 12: return isName("content-type") ? .contentType : isName("x-request-id") ? requestID : nil
+        case 13: return isName("authorization") ? .authorization : nil
+        case 14: return isName("content-length") ? .contentLength : nil
+        case 15: return isName("accept-encoding") ? .acceptEncoding : nil
+        case 17: return isName("transfer-encoding") ? .transferEncoding : nil
+        default: return nil
         }
-        return found ?? nil
     }
 
     private static let requestID = HTTPField.Name("X-Request-Id")!
-
-    /// Whether `text` is `lowercase` in any ASCII case; `lowercase` is all lowercase ASCII.
-    static func equalsIgnoringASCIICase(_ text: String, _ lowercase: StaticString) -> Bool {
-        var text = text
-        return text.withUTF8 { equalsIgnoringASCIICase($0, lowercase) }
-    }
-
-    private static func equalsIgnoringASCIICase(_ text: UnsafeBufferPointer<UInt8>, _ lowercase: StaticString) -> Bool {
-        guard text.count == lowercase.utf8CodeUnitCount else { return false }
-        let expected = lowercase.utf8Start
-        for index in 0..<text.count {
-            let byte = text[index]
-            // Setting 0x20 lowercases A-Z and leaves lowercase letters alone; anything else only
-            // matches itself (`-`, digits: no letter maps onto them).
-            let folded = byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z") ? byte | 0x20 : byte
-            guard folded == expected[index] else { return false }
-        }
-        return true
-    }
 }

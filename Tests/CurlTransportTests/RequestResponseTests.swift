@@ -87,4 +87,13 @@ struct RequestResponseTests {
             #expect(error?.delivery == .notSent)
         }
     }
+
+    @Test("a response header is found whatever its case")
+    func responseHeaderLookup() {
+        let response = CurlHTTPClient.Response(
+            status: 200, headers: [(name: "content-TYPE", value: "application/json"), (name: "X-A", value: "1")], body: [])
+        #expect(response.header("Content-Type") == "application/json")
+        #expect(response.header("x-a") == "1")
+        #expect(response.header("X-B") == nil)
+    }
 }

@@ -71,16 +71,6 @@ import Testing
     func aNameOfAKnownLengthThatIsNotKnownIsLeftToHTTPTypes(_ spelling: String) {
         #expect(HTTP1RequestHead.knownName(spelling) == nil)
     }
-
-    @Test func caseIsIgnoredForLettersOnly() {
-        #expect(HTTP1RequestHead.equalsIgnoringASCIICase("HoSt", "host"))
-        #expect(HTTP1RequestHead.equalsIgnoringASCIICase("x-request-id", "x-request-id"))
-        // `@` and `` ` `` differ by the case bit, as do `[` and `{`: not letters, not folded.
-        #expect(!HTTP1RequestHead.equalsIgnoringASCIICase("@", "`"))
-        #expect(!HTTP1RequestHead.equalsIgnoringASCIICase("[", "{"))
-        #expect(!HTTP1RequestHead.equalsIgnoringASCIICase("hosts", "host"))
-        #expect(!HTTP1RequestHead.equalsIgnoringASCIICase("hóst", "host"))
-    }
 }
 
 extension HTTPRequestHead: @retroactive CustomTestStringConvertible {

@@ -1,20 +1,21 @@
-/// ASCII case-insensitive comparisons for the protocol tokens the transport checks on every
-/// transfer (URL schemes, header names). `String.lowercased()` allocates a copy and applies
-/// Unicode case mapping to text whose only case-folding is A-Z; these compare the bytes in place.
-enum ASCIICase {
+/// ASCII case-insensitive comparisons for protocol tokens checked on every request or transfer
+/// (URL schemes, header names): the curl transport's and the API listener's. `String.lowercased()`
+/// allocates a copy and applies Unicode case mapping to text whose only case-folding is A-Z; these
+/// compare the bytes in place.
+public enum ASCIICase {
     /// Whether `text` starts with `prefix`, ignoring the case of A-Z/a-z; `prefix` must be
     /// lowercase. Other bytes must match exactly.
-    static func hasPrefix(_ text: String, lowercased prefix: StaticString) -> Bool {
+    public static func hasPrefix(_ text: String, lowercased prefix: StaticString) -> Bool {
         matches(text, prefix, wholeText: false)
     }
 
     /// Whether `text` is `word`, ignoring the case of A-Z/a-z; `word` must be lowercase.
-    static func equals(_ text: String, lowercased word: StaticString) -> Bool {
+    public static func equals(_ text: String, lowercased word: StaticString) -> Bool {
         matches(text, word, wholeText: true)
     }
 
     /// Whether two strings are equal, ignoring the case of A-Z/a-z.
-    static func equals(_ a: String, _ b: String) -> Bool {
+    public static func equals(_ a: String, _ b: String) -> Bool {
         var a = a, b = b
         return a.withUTF8 { x in b.withUTF8 { y in x.count == y.count && equalPrefix(x, y) } }
     }
