@@ -107,7 +107,8 @@ struct CurlEngineStateMachine<Call> {
     private var skipNextWait = true
     /// A wake-up was asked for since the engine thread's last turn began. The thread reads
     /// everything queued when its next turn begins, so further calls need not wake it again: one
-    /// eventfd write per turn instead of one per call, each made under this machine's lock.
+    /// eventfd write per turn instead of one per call, each made just after this machine's lock
+    /// is released.
     private var wakePending = false
     private var reported: Gauges?
 

@@ -9,8 +9,10 @@ import Synchronization
 ///
 /// Callers never touch libcurl: ``submit(_:)`` and ``cancel(_:)`` only feed the state machine
 /// under its lock and, when it says so (once per engine turn), poke the thread with
-/// ``CurlEventLoop/wake()``; the thread performs every other libcurl call. Continuations are
-/// resumed outside the lock.
+/// ``CurlEventLoop/wake()`` after releasing the lock; the thread performs every other libcurl
+/// call. Continuations are resumed outside the lock too. Waking under the lock made the woken
+/// thread, on the other core at once, find the lock still held while the waker was inside the
+/// wake-up system call, and spin for it at the end of its turn.
 ///
 /// The thread's lifecycle is shared with the package's other dedicated threads: it is started by
 /// ``DedicatedThread``, and its exit opens an ``ExitLatch`` (``waitUntilStopped()``, and the
@@ -19,10 +21,10 @@ import Synchronization
 ///
 /// `@unchecked Sendable` because of the raw `CURLM *` handles and the thread-confined `events` and
 /// `handles`. Only the engine thread uses them, with one exception: `events.wake()` (an eventfd
-/// write, or `curl_multi_wakeup`, which libcurl documents as callable from any thread). It is
-/// called only while holding `state`'s lock and only when the state machine says so, which it
-/// does only while its lifecycle is not `.stopped`; the engine thread's last turn sets `.stopped`
-/// under that same lock before it calls `curl_multi_cleanup` and closes the descriptors.
+/// write, or `curl_multi_wakeup`, which libcurl documents as callable from any thread), which
+/// callers make only when the state machine says so. A wake that comes after the engine thread
+/// has stopped does nothing: ``CurlEventLoop/close()`` shuts the wake gate before it frees the
+/// handles and closes the descriptors.
 final class CurlEngine: @unchecked Sendable {
     typealias StateMachine = CurlEngineStateMachine<Submission>
 
@@ -92,24 +94,20 @@ final class CurlEngine: @unchecked Sendable {
 
     /// Queues a request for the engine thread, or fails it at once (cancelled, shut down).
     func submit(_ submission: Submission) {
-        let events = self.events
-        let action = state.withLock { machine in
-            let action = machine.submit(submission.id, submission)
-            if case .wakeEngine = action { events?.wake() }  // under the lock: see the type's comment
-            return action
+        switch state.withLock({ $0.submit(submission.id, submission) }) {
+        case .wakeEngine: events?.wake()
+        case .queued: break
+        case .fail(let submission, let refusal): fail(submission, refusal)
         }
-        if case .fail(let submission, let refusal) = action { fail(submission, refusal) }
     }
 
     /// Cancels request `id` wherever it is: before submission, in the queue or on the wire.
     func cancel(_ id: UInt64) {
-        let events = self.events
-        let action = state.withLock { machine in
-            let action = machine.cancel(id)
-            if case .wakeEngine = action { events?.wake() }
-            return action
+        switch state.withLock({ $0.cancel(id) }) {
+        case .wakeEngine: events?.wake()
+        case .none: break
+        case .fail(let submission, let refusal): fail(submission, refusal)
         }
-        if case .fail(let submission, let refusal) = action { fail(submission, refusal) }
     }
 
     /// Answers a call that never reached libcurl: not sent.
@@ -137,10 +135,7 @@ final class CurlEngine: @unchecked Sendable {
     /// ends; then fails what is left with kind `shutdown`. Calling it again can only shorten it.
     func beginShutdown(gracePeriodMs: Int) {
         let deadline = ContinuousClock.now.advanced(by: .milliseconds(max(0, gracePeriodMs)))
-        let events = self.events
-        state.withLock { machine in
-            if machine.beginShutdown(deadline: deadline) { events?.wake() }
-        }
+        if state.withLock({ $0.beginShutdown(deadline: deadline) }) { events?.wake() }
     }
 
     /// Returns once the engine thread has exited and every caller has its answer.

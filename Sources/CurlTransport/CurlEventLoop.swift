@@ -17,9 +17,8 @@ import Synchronization
 /// Why shards: see ``CurlShardPicker``. Each multi handle has its own connection cache, so its
 /// keep-alive limit (`CURLMOPT_MAXCONNECTS`) is per shard.
 ///
-/// Confined to the engine thread, except ``wake()``, which any thread may call while the engine's
-/// lifecycle is not `.stopped` (the engine checks that under its lock, as it did for
-/// `curl_multi_wakeup`). The callbacks receive a ``CallbackContext`` unretained: this object holds
+/// Confined to the engine thread, except ``wake()``, which any thread may call at any time: its
+/// gate makes it a no-op once ``close()`` has begun. The callbacks receive a ``CallbackContext`` unretained: this object holds
 /// every context for longer than the multi handles live, and curl calls them only from inside calls
 /// the engine thread makes. The per-turn paths read plain arrays (``multis``, the timer deadlines)
 /// rather than objects, so a turn over many shards costs no reference counting.
@@ -62,6 +61,12 @@ final class CurlEventLoop {
     private var readyFDs = [Int32](repeating: 0, count: 256)
     private var readyShards = [Int32](repeating: 0, count: 256)
     private var readyActions = [Int32](repeating: 0, count: 256)
+    /// Whether ``wake()`` may still signal. ``close()`` shuts it before it frees the handles and
+    /// descriptors, so a caller told to wake the engine just before the engine stopped signals
+    /// nothing rather than a freed multi handle or a closed (perhaps reused) descriptor. Only the
+    /// wakers (at most one per engine turn) and `close()` take it; the engine's state lock is not
+    /// held while waking, so the woken thread does not find that lock taken.
+    private let wakeGate = Mutex(true)
 
     /// `nil` if libcurl cannot create a multi handle. `shardCount` is honoured in the socket mode
     /// only; `maxConnections` is each multi handle's keep-alive limit.
@@ -137,13 +142,18 @@ final class CurlEventLoop {
 
     /// Makes the engine thread's current or next ``waitAndAct(maxWaitMs:)`` return promptly. Any thread.
     func wake() {
-        switch mode {
-        case .sockets(_, let wakeup):
-            #if os(Linux)
-            CCurl_wakeup_signal(wakeup)
-            #endif
-        case .polling:
-            curl_multi_wakeup(multis[0])
+        wakeGate.withLock { open in
+            guard open else { return }
+            switch mode {
+            case .sockets(_, let wakeup):
+                #if os(Linux)
+                CCurl_wakeup_signal(wakeup)
+                #endif
+            case .polling:
+                // The polling mode has one multi handle, which only `close()` frees (shard 0 is
+                // never renewed), so `multis` does not change while the gate is open.
+                curl_multi_wakeup(multis[0])
+            }
         }
     }
 
@@ -238,9 +248,10 @@ final class CurlEventLoop {
     }
 
     /// Frees every multi handle (closing their connections), then the epoll and wake-up
-    /// descriptors. Call once every easy handle is off its multi handle and no thread can call
-    /// ``wake()`` any more.
+    /// descriptors. Call once every easy handle is off its multi handle; a ``wake()`` from then on
+    /// does nothing.
     func close() {
+        wakeGate.withLock { $0 = false }
         for multi in multis { curl_multi_cleanup(multi) }
         multis.removeAll()
         timerDeadlines.removeAll()

@@ -1,4 +1,7 @@
 @testable import CurlTransport
+#if canImport(Glibc)
+import Glibc
+#endif
 import MetricsTestKit
 import PassgateTestSupport
 import Testing
@@ -132,4 +135,44 @@ struct EventLoopTests {
             #expect(try metrics.expectCounter("passgate_transport_watchdog_total", [("action", "failed")]).totalValue == 1)
         }
     }
+
+    #if os(Linux)
+    /// Callers wake the engine after releasing its state lock, so a wake can come after the engine
+    /// thread has closed its loop. It must then signal nothing, not even a descriptor that has
+    /// since taken the wake-up descriptor's number.
+    @Test("socket loop: a wake after close writes nothing, not even to a descriptor now holding the wake-up's number")
+    func wakeAfterCloseWritesNothing() throws {
+        var pipeEnds: [Int32] = [0, 0]
+        try #require(pipe(&pipeEnds) == 0)
+        defer {
+            close(pipeEnds[0])
+            close(pipeEnds[1])
+        }
+        _ = fcntl(pipeEnds[0], F_SETFL, fcntl(pipeEnds[0], F_GETFL) | O_NONBLOCK)
+        // The freed number goes to the lowest free descriptor at or above it; another test's
+        // socket can take it first, so try a few loops until the pipe's write end holds it.
+        var reused: Int32 = -1
+        for _ in 0..<50 where reused < 0 {
+            let loop = try #require(CurlEventLoop(shardCount: 1, maxConnections: 1, preferSockets: true))
+            guard case .sockets(_, let wakeup) = loop.mode else {
+                Issue.record("expected the socket loop, got \(loop.mode)")
+                return
+            }
+            loop.close()
+            let copy = fcntl(pipeEnds[1], F_DUPFD_CLOEXEC, wakeup)
+            try #require(copy >= 0)
+            if copy == wakeup {
+                reused = copy
+                loop.wake()
+            } else {
+                close(copy)
+            }
+        }
+        try #require(reused >= 0, "the wake-up descriptor's number was never free again")
+        defer { close(reused) }
+        var byte: UInt8 = 0
+        let count = read(pipeEnds[0], &byte, 1)
+        #expect(count == -1 && errno == EAGAIN, "the wake wrote to the descriptor that reused the number (read \(count))")
+    }
+    #endif
 }
