@@ -15,6 +15,8 @@ public final class LoopbackSocket {
     private let fd: Int32
     private let timeout: Duration
     private var pending: [UInt8] = []
+    /// What one read fills: allocated once per socket, not once per read.
+    private var chunk = [UInt8](repeating: 0, count: 262_144)
 
     public struct Failure: Error, CustomStringConvertible {
         public let description: String
@@ -115,7 +117,6 @@ public final class LoopbackSocket {
     /// its thread of the test process's small cooperative pool for as long as the bytes flow.
     private func fill() async throws -> Bool {
         let deadline = ContinuousClock.now + timeout
-        var chunk = [UInt8](repeating: 0, count: 262_144)
         while true {
             let n = chunk.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, Int32(MSG_DONTWAIT)) }
             if n > 0 {
