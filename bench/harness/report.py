@@ -33,6 +33,11 @@ def _pct(value):
     return "-" if value is None else f"{value * 100:.0f}%"
 
 
+def interleaved(document):
+    """Whether the servers compared with Go were measured interleaved (bench/harness/interleave.py)."""
+    return any("slices" in record for record in document.get("results", {}).values())
+
+
 def paired(numerator, denominator):
     """Per-round ratios of two scenarios measured in the same rounds (`bench/run --rounds`), and
     their median; None when either was measured once."""
@@ -127,8 +132,9 @@ def table(document):
                          "| | | | | |")
     go = go_table(document)
     if go:
+        how = "interleaved in slices, " if interleaved(document) else ""
         lines += ["", "Against the Go reference (bench/goref, the same MD5 login path in Go's standard library; same run, "
-                  "median round):", ""] + go
+                  f"{how}median round):", ""] + go
     stacks = stack_table(document)
     if stacks:
         lines += ["", "Stack and work, each side's CPU per request split in two (same run; medians of the rounds): the bare "
@@ -670,6 +676,11 @@ def write_results(document, bench_dir):
         f"1,024-connection pair were measured {document.get('rounds', 1)} time(s), each round's runs back to back; the "
         "targets judge the median of the per-round ratios, and every table shows the scenario's median round "
         "(all rounds: `roundRecords` in the JSON).",
+        *(["- Interleaved: at each point with a Go reference, Passgate, its bare proxy, the Go reference and Go's bare "
+           "proxy (those measured there) served at once in front of one sandbox, and wrk visited them in turn in "
+           "slices of 2 s (5 s against the 200 ms carrier), A B B A ..., so that every ratio to Go compares the same "
+           "stretches of the host (`bench/harness/interleave.py`; `--sequential` runs them one after the other)."]
+          if interleaved(document) else []),
         "- Raw figures (every percentile, CPU, RSS, load average per run): `bench/out/latest.json` (git-ignored).",
         "",
         "Rerun: `bench/run` (about 20 minutes; `--rounds 1` about 13; `--quick` for a smoke check, `--scenarios 'md5-*'`, `--duration 20`, "
