@@ -183,11 +183,13 @@ def stack_table(document):
             continue
         if not lines:
             lines = ["| scenario | Passgate CPU ms / req | its stack (bare proxy) | its work | Go CPU ms / req | Go's stack "
-                     "(bare proxy) | Go's work | stack Passgate / Go | work Passgate / Go |",
-                     "|---|--:|--:|--:|--:|--:|--:|--:|--:|"]
+                     "(bare proxy) | Go's work | stack Passgate / Go | work Passgate / Go | p50 ms: Passgate, its stack; "
+                     "Go, Go's stack |",
+                     "|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|"]
+        p50s = "; ".join(f"{a['p50'] / 1000:.2f}, {b['p50'] / 1000:.2f}" for a, b in ((ours, bare), (go, go_bare)))
         lines.append(f"| {point} | {_fmt(medians[0], 3)} | {_fmt(medians[1], 3)} | {_fmt(work, 3)} | {_fmt(medians[2], 3)} "
                      f"| {_fmt(medians[3], 3)} | {_fmt(go_work, 3)} | {_fmt(_ratio(medians[1], medians[3]))} "
-                     f"| {_fmt(_ratio(work, go_work))} |")
+                     f"| {_fmt(_ratio(work, go_work))} | {p50s} |")
     return lines
 
 
