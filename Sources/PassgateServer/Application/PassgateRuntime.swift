@@ -65,6 +65,27 @@ public struct PassgateRuntime: Sendable {
     /// the configuration when `reload` is set. `onReady` is called once the API (and the admin
     /// listener, when configured) listen.
     public func run(signals: [UnixSignal] = [], onReady: @escaping @Sendable (Endpoints) async -> Void = { _ in }) async throws {
+        let loopCount = configuration.server.eventLoops ?? Self.defaultEventLoops(cores: System.coreCount)
+        let eventLoops = MultiThreadedEventLoopGroup(numberOfThreads: loopCount)
+        do {
+            try await runServices(on: eventLoops, loopCount: loopCount, signals: signals, onReady: onReady)
+        } catch {
+            try? await eventLoops.shutdownGracefully()
+            throw error
+        }
+        // Only now, with every listener released: a Hummingbird server that is deallocated fails
+        // its quiescing promise on its event loop, which must still be running then (on a loop
+        // already shut down SwiftNIO reports an error today and will crash in later versions).
+        try await eventLoops.shutdownGracefully()
+        makeLogger().notice("stopped")
+    }
+
+    /// Builds the services and listeners on `eventLoops` and runs them until a graceful shutdown;
+    /// everything it builds is released when it returns.
+    private func runServices(
+        on eventLoops: MultiThreadedEventLoopGroup, loopCount: Int, signals: [UnixSignal],
+        onReady: @escaping @Sendable (Endpoints) async -> Void
+    ) async throws {
         let logger = makeLogger()
         let configuration = configuration
         let store = try Self.makeStore(configuration.state, logger: makeLogger(label: "passgate.state"))
@@ -93,8 +114,6 @@ public struct PassgateRuntime: Sendable {
         let ports = ListenerPorts(
             expectsAdmin: configuration.admin.isEnabled, expectsMetrics: configuration.metrics.enabled, onReady: onReady)
         let server = configuration.server
-        let loopCount = server.eventLoops ?? Self.defaultEventLoops(cores: System.coreCount)
-        let eventLoops = MultiThreadedEventLoopGroup(numberOfThreads: loopCount)
         let requestsOnEventLoop = server.requestsOnEventLoop ?? loopCount
         let app = Self.apiListener(
             api, server: server, requestsOnEventLoop: requestsOnEventLoop, eventLoops: eventLoops, logger: logger,
@@ -122,18 +141,10 @@ public struct PassgateRuntime: Sendable {
         groupConfiguration.maximumGracefulShutdownDuration = .seconds(server.drainSeconds + server.shutdownTimeoutSeconds)
         groupConfiguration.maximumCancellationDuration = .seconds(5)
         let group = ServiceGroup(configuration: groupConfiguration)
-        do {
-            // Requests' pool jobs go to Dispatch's global queue (PoolTaskExecutor), not Swift's own
-            // executor: the rest of the service (accept loops, each connection's start) must wait
-            // in the same queue, or it waits for a turn per pass through theirs (bench/PROFILE.md,
-            // round 16).
-            try await withTaskExecutorPreference(PoolTaskExecutor.shared) { try await group.run() }
-        } catch {
-            try? await eventLoops.shutdownGracefully()
-            throw error
-        }
-        try await eventLoops.shutdownGracefully()
-        logger.notice("stopped")
+        // Requests' pool jobs go to Dispatch's global queue (PoolTaskExecutor), not Swift's own
+        // executor: the rest of the service (accept loops, each connection's start) must wait in
+        // the same queue, or it waits for a turn per pass through theirs (bench/PROFILE.md, round 16).
+        try await withTaskExecutorPreference(PoolTaskExecutor.shared) { try await group.run() }
     }
 
     /// Event loop threads when `server.eventLoops` is not set: half the cores, at least one. Under
