@@ -20,8 +20,9 @@ import Synchronization
 /// Confined to the engine thread, except ``wake()``, which any thread may call at any time: its
 /// gate makes it a no-op once ``close()`` has begun. The callbacks receive a ``CallbackContext``
 /// unretained: this object holds every context for longer than the multi handles live, and curl
-/// calls them only from inside calls the engine thread makes. The per-turn paths read plain arrays (``multis``, the timer deadlines)
-/// rather than objects, so a turn over many shards costs no reference counting.
+/// calls them only from inside calls the engine thread makes. The per-turn paths read plain arrays
+/// (``multis``, the timer deadlines) rather than objects, so a turn over many shards costs no
+/// reference counting.
 final class CurlEventLoop {
     enum Mode: Equatable {
         case sockets(epoll: Int32, wakeup: Int32)

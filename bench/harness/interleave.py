@@ -123,6 +123,11 @@ def difference(before, after):
             "sandbox": after["sandbox"] - before["sandbox"]}
 
 
+def no_costs():
+    """Costs (see difference) of nothing yet, to accumulate slices into."""
+    return {"passgate": 0.0, "threads": {}, "switches": {}, "sandbox": 0.0}
+
+
 def accumulate(total, part):
     """Adds the costs `part` (see difference) into `total`."""
     total["passgate"] += part["passgate"]

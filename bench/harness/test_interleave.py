@@ -4,7 +4,7 @@
 import random
 import unittest
 
-from interleave import accumulate, difference, merge_percentiles, merge_summaries, slice_order, slice_plan, value_at
+from interleave import accumulate, difference, merge_percentiles, merge_summaries, no_costs, slice_order, slice_plan, value_at
 
 POINTS = [0, 1, 5, 10, 25, 50, 75, 90, 99, 99.9, 100]
 
@@ -61,7 +61,7 @@ class MergeTests(unittest.TestCase):
     def test_costs_accumulate_by_process_thread_role_and_sandbox(self):
         before = {"passgate": 1.0, "threads": {"nio": 0.5}, "switches": {"nio": (10, 2)}, "sandbox": 3.0}
         after = {"passgate": 1.5, "threads": {"nio": 0.7, "curl": 0.1}, "switches": {"nio": (15, 3)}, "sandbox": 3.4}
-        total = {"passgate": 0.0, "threads": {}, "switches": {}, "sandbox": 0.0}
+        total = no_costs()
         accumulate(total, difference(before, after))
         accumulate(total, difference(before, after))
         self.assertAlmostEqual(total["passgate"], 1.0)
