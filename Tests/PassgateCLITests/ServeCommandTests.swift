@@ -111,4 +111,18 @@ struct ServeCommandTests {
         let result = try await ProcessRunner.passgate(["serve", "--config", "\(directory)/bad.yaml"])
         #expect(result.status == 78 && result.stderr.contains("server.port"))
     }
+
+    @Test("serve with its API or sandbox port taken exits 69 with a message naming the address and the setting", arguments: ["server", "sandbox"])
+    func serveRefusesATakenPort(section: String) async throws {
+        let directory = try await ProcessRunner.temporaryDirectory()
+        let held = try HeldPort()
+        var yaml = try String(contentsOfFile: try Self.writeConfig(in: directory), encoding: .utf8)
+        let line = section == "server" ? "server: {host: 127.0.0.1, port: 0}" : "sandbox: {enabled: true, host: 127.0.0.1, port: 0,"
+        yaml = yaml.replacingOccurrences(of: line, with: line.replacingOccurrences(of: "port: 0", with: "port: \(held.port)"))
+        try yaml.write(toFile: "\(directory)/taken.yaml", atomically: true, encoding: .utf8)
+        let result = try await ProcessRunner.passgate(["serve", "--config", "\(directory)/taken.yaml"])
+        #expect(result.status == 69, "\(result.stderr)")
+        #expect(result.stderr.contains("cannot listen on 127.0.0.1:\(held.port) (\(section).host, \(section).port): the address is already in use"),
+                "\(result.stderr)")
+    }
 }

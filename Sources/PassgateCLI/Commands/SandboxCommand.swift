@@ -44,7 +44,7 @@ struct SandboxCommand: AsyncParsableCommand {
         settings.benchMode = bench
         let logger = PassgateRuntime(configuration: configuration).makeLogger(label: "passgate.sandbox")
         let sandbox = CarrierSandbox(configuration: settings, logger: logger)
-        let bound = try await sandbox.start()
+        let bound = try await ListenerBindError.exitingOnFailure { try await sandbox.startNamingItsAddress() }
         FileHandle.standardError.write(Data("CMCC sandbox on http://\(settings.host):\(bound) emulating \(settings.apps.map(\.appId).joined(separator: ", "))\n".utf8))
         let group = ServiceGroup(configuration: .init(services: [sandbox], gracefulShutdownSignals: [.sigterm, .sigint], logger: logger))
         try await group.run()

@@ -39,7 +39,7 @@ struct ServeCommand: AsyncParsableCommand {
             }
         } catch {
             await output.close()
-            throw error
+            try await ListenerBindError.exitingOnFailure { throw error }
         }
         await output.close()
     }

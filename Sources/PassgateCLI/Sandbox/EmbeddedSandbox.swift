@@ -38,7 +38,7 @@ public struct EmbeddedSandbox: Sendable {
     public static func start(_ configuration: inout PassgateConfiguration, clock: any WallClock, logger: Logger) async throws -> EmbeddedSandbox? {
         guard configuration.sandbox.enabled else { return nil }
         let sandbox = CarrierSandbox(configuration: configuration.sandboxConfiguration, clock: clock, logger: logger)
-        let port = try await sandbox.start()
+        let port = try await sandbox.startNamingItsAddress()
         configuration.pointProvidersAtSandbox(port: port)
         return EmbeddedSandbox(sandbox: sandbox, port: port)
     }
@@ -53,6 +53,19 @@ public struct EmbeddedSandbox: Sendable {
         }
         runtime.didReload = { configuration in sandbox.replaceApps(configuration.sandboxConfiguration.apps) }
         return runtime
+    }
+}
+
+extension CarrierSandbox {
+    /// ``start()``, with a failure to take its address reported as a ``ListenerBindError`` that
+    /// names `sandbox.host` and `sandbox.port`.
+    func startNamingItsAddress() async throws -> Int {
+        do {
+            return try await start()
+        } catch {
+            let settings = configuration
+            throw ListenerBindError(error, listener: "sandbox", host: settings.host, port: settings.port, section: "sandbox") ?? error
+        }
     }
 }
 

@@ -125,12 +125,16 @@ public struct PassgateRuntime: Sendable {
                 ])
                 await ports.api(port)
             })
-        services.append(.init(service: app))
+        services.append(.init(service: BindReportingListener(
+            base: app, listener: "api", host: server.host, port: server.port, section: "server", logger: logger)))
         if let admin = makeAdminApplication(reloader: reloader, metrics: metrics, ports: ports, eventLoops: eventLoops, logger: logger) {
-            services.append(.init(service: admin))
+            services.append(.init(service: BindReportingListener(
+                base: admin, listener: "admin", host: configuration.admin.host, port: configuration.admin.port, section: "admin", logger: logger)))
         }
         if let scrape = makeMetricsApplication(registry: registry, metrics: metrics, ports: ports, eventLoops: eventLoops, logger: logger) {
-            services.append(.init(service: scrape))
+            services.append(.init(service: BindReportingListener(
+                base: scrape, listener: "metrics", host: configuration.metrics.host, port: configuration.metrics.port, section: "metrics",
+                logger: logger)))
         }
         services.append(.init(service: ReloadSignalService(reloader: reloader), successTerminationBehavior: .ignore))
         // Last in, so first told about a graceful shutdown: /readyz turns 503 at once.
