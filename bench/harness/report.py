@@ -4,7 +4,7 @@ import os
 import signal
 import subprocess
 
-from . import machine
+from . import machine, syscalls
 
 OP_TITLES = {"md5": "MD5 mode, POST /v1/phone-number", "rsa": "RSA mode (2048-bit), POST /v1/phone-number",
              "verify": "number verification, POST /v1/phone-number/verify",
@@ -631,6 +631,17 @@ def write_results(document, bench_dir):
         "",
         switch_table(document),
         "",
+    ]
+    counted = syscalls.table(document)
+    if counted:
+        parts += [
+            "System calls per request of the runs `--syscalls` named (`perf stat` over the measured run, each run "
+            "measured alone): the total, and how many of them park a thread or wake one (futex, epoll_wait, sleep; not libcurl's zero-timeout polls).",
+            "",
+            counted,
+            "",
+        ]
+    parts += [
         "## Latency distributions",
         "",
     ]
