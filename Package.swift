@@ -214,6 +214,7 @@ let package = Package(
                 "PassgateConfig",
                 "PassgateState",
                 "PassgateAudit",
+                "DedicatedThreads",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),

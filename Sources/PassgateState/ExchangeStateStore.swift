@@ -1,3 +1,4 @@
+import DedicatedThreads
 import ServiceLifecycle
 
 /// Where one-time-token exchanges keep what must outlive a request: the final outcome of each
@@ -38,7 +39,7 @@ extension ExchangeStateStore {
 extension ExchangeStateStore {
     /// Waits for the service group's graceful shutdown (or cancellation); nothing to release.
     public func run() async throws {
-        try? await gracefulShutdown()
+        _ = await ShutdownWait.untilShutdown()
     }
 }
 

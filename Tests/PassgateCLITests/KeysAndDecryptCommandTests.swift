@@ -5,7 +5,7 @@ import Testing
 struct KeysAndDecryptCommandTests {
     @Test("keys generate writes a PKCS#8 key openssl accepts, mode 600, and the console's base64 DER public key")
     func generate() async throws {
-        let dir = try await ProcessRunner.temporaryDirectory() + "/keys"
+        let dir = try ProcessRunner.temporaryDirectory() + "/keys"
         let result = try await ProcessRunner.passgate(["keys", "generate", "--bits", "1024", "--out", dir])
         #expect(result.status == 0, "\(result.stderr)")
         let pem = try String(contentsOfFile: "\(dir)/private.pem", encoding: .utf8)
@@ -23,7 +23,7 @@ struct KeysAndDecryptCommandTests {
 
     @Test("keys generate refuses to overwrite without --force (exit 73) and rejects odd sizes (exit 64)")
     func generateRefusals() async throws {
-        let dir = try await ProcessRunner.temporaryDirectory()
+        let dir = try ProcessRunner.temporaryDirectory()
         #expect(try await ProcessRunner.passgate(["keys", "generate", "--bits", "1024", "--out", dir]).status == 0)
         let before = try String(contentsOfFile: "\(dir)/private.pem", encoding: .utf8)
         let again = try await ProcessRunner.passgate(["keys", "generate", "--bits", "1024", "--out", dir])
@@ -34,7 +34,7 @@ struct KeysAndDecryptCommandTests {
 
     @Test("decrypt-msisdn decrypts an openssl-made PKCS#1 ciphertext given as hex or base64")
     func decrypt() async throws {
-        let dir = try await ProcessRunner.temporaryDirectory()
+        let dir = try ProcessRunner.temporaryDirectory()
         try await ProcessRunner.openssl(["genpkey", "-algorithm", "RSA", "-pkeyopt", "rsa_keygen_bits:2048", "-out", "\(dir)/key.pem"])
         try await ProcessRunner.openssl(["pkey", "-in", "\(dir)/key.pem", "-pubout", "-out", "\(dir)/pub.pem"])
         try await ProcessRunner.openssl(["pkeyutl", "-encrypt", "-pubin", "-inkey", "\(dir)/pub.pem", "-pkeyopt", "rsa_padding_mode:pkcs1", "-in", "/dev/stdin", "-out", "\(dir)/c.bin"], stdin: Data("13800138000".utf8))
@@ -49,7 +49,7 @@ struct KeysAndDecryptCommandTests {
 
     @Test("decrypt-msisdn with the wrong key exits 65, with a missing key file exits 66, with a public key exits 65")
     func decryptFailures() async throws {
-        let dir = try await ProcessRunner.temporaryDirectory()
+        let dir = try ProcessRunner.temporaryDirectory()
         try await ProcessRunner.openssl(["genrsa", "-out", "\(dir)/a.pem", "1024"])
         try await ProcessRunner.openssl(["genrsa", "-out", "\(dir)/b.pem", "1024"])
         try await ProcessRunner.openssl(["pkey", "-in", "\(dir)/a.pem", "-pubout", "-out", "\(dir)/a.pub"])

@@ -9,7 +9,7 @@ import Testing
 struct SandboxFaultConfigTests {
     @Test("every fault the sandbox has is a valid sandbox.fault and reaches the embedded sandbox; nothing else is")
     func faultsComeFromTheSandbox() async throws {
-        let directory = try await ProcessRunner.temporaryDirectory()
+        let directory = try ProcessRunner.temporaryDirectory()
         let path = try ServeCommandTests.writeConfig(in: directory)
         for fault in SandboxFault.allCases {
             let configuration = try ConfigurationLoader.passgate(environment: ["PASSGATE_SANDBOX_FAULT": fault.rawValue]).load(path: path)

@@ -60,7 +60,7 @@ struct ServeLifecycleTests {
 
     @Test("SIGTERM under steady load: /readyz 503 at once, zero failed requests while draining, in-flight carrier calls complete, exit 0")
     func drainUnderLoad() async throws {
-        let directory = try await ProcessRunner.temporaryDirectory()
+        let directory = try ProcessRunner.temporaryDirectory()
         let apiKey = "drain-test-key"
         let hash = Hex.lowercase(try Digest.sha256(Array(apiKey.utf8)))
         let (child, api, sandboxPort) = try await Self.serve("""
@@ -147,7 +147,7 @@ struct ServeLifecycleTests {
 extension ServeLifecycleTests {
     @Test("SIGHUP after a secret rotation: later requests use the new secret; an invalid file is rejected and service continues")
     func sighupReload() async throws {
-        let directory = try await ProcessRunner.temporaryDirectory()
+        let directory = try ProcessRunner.temporaryDirectory()
         let (old, new) = ("OLDsecret0123456789ABCDEF0123456", "NEWsecret0123456789ABCDEF0123456")
         let carrier = CarrierSandbox(configuration: SandboxConfiguration(apps: [SandboxApp(appId: Self.app, md5Secret: old)]))
         let port = try await carrier.start()

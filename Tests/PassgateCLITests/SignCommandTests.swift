@@ -30,7 +30,7 @@ struct SignCommandTests {
 
     @Test("login-token in RSA mode with an openssl PKCS#1 key produces a signature openssl verifies")
     func rsaModeVerifiesWithOpenSSL() async throws {
-        let dir = try await ProcessRunner.temporaryDirectory()
+        let dir = try ProcessRunner.temporaryDirectory()
         try await ProcessRunner.openssl(["genrsa", "-traditional", "-out", "\(dir)/key.pem", "2048"])
         try await ProcessRunner.openssl(["pkey", "-in", "\(dir)/key.pem", "-pubout", "-out", "\(dir)/pub.pem"])
         let result = try await ProcessRunner.passgate(["sign", "login-token", "--app-id", "300011111111", "--token", "STsidABC", "--private-key", "\(dir)/key.pem", "--body-only"])

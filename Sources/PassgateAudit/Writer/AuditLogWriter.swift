@@ -184,7 +184,7 @@ public final class AuditLogWriter: AuditSink, Service {
 
     /// Runs until graceful shutdown (or cancellation), then `shutdown()`.
     public func run() async throws {
-        try? await gracefulShutdown()
+        _ = await ShutdownWait.untilShutdown()
         await shutdown()
     }
 

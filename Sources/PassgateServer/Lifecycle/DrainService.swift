@@ -1,3 +1,4 @@
+import DedicatedThreads
 import Logging
 import ServiceLifecycle
 
@@ -15,8 +16,8 @@ struct DrainService: Service {
     let logger: Logger
 
     func run() async throws {
-        // Throws only when the group is cancelled instead of shut down: then there is nothing to drain.
-        guard (try? await gracefulShutdown()) != nil else { return }
+        // Cancelled instead of shut down: there is nothing to drain.
+        guard await ShutdownWait.untilShutdown() == .gracefulShutdown else { return }
         readiness.beginDraining()
         logger.notice("shutdown requested: /readyz answers 503, still serving", metadata: ["drainSeconds": .stringConvertible(drainSeconds)])
         try? await Task.sleep(for: .seconds(drainSeconds))

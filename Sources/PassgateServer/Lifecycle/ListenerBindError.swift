@@ -41,7 +41,7 @@ public struct ListenerBindError: Error, CustomStringConvertible, Equatable {
             default: return nil
             }
         }
-        if let error = error as? SocketAddressError, case .unknown = error {
+        if error is SocketAddressError.UnknownHost {
             return "the host name does not resolve; use an IP address or a name this machine can resolve"
         }
         return nil
