@@ -2,7 +2,7 @@
 `syscalls:sys_enter_*` tracepoint of one server process over a measured run, and the counts are
 divided by the requests wrk got answered in that run. The counts repeat from run to run where
 CPU time does not: they say which calls a design makes per request, and how many of them park or
-wake a thread (futex, epoll_wait, poll), next to the Go reference's."""
+wake a thread (futex, epoll_wait, sleeps), next to the Go reference's."""
 
 import subprocess
 
@@ -12,15 +12,10 @@ PARKING = ("futex", "epoll_wait", "epoll_pwait", "nanosleep", "sched_yield")
 
 
 def start(pid, path):
-    """Starts counting `pid`'s system calls (all its threads) into `path`; stop() ends it."""
+    """Starts counting `pid`'s system calls (all its threads) into `path`; report.stop_perf() ends
+    it (perf writes its file on SIGINT)."""
     return subprocess.Popen(["perf", "stat", "-x", ",", "-e", "syscalls:sys_enter_*", "-p", str(pid), "-o", path],
                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-
-
-def stop(process):
-    """Ends a count started by start(); perf writes its file on SIGINT."""
-    process.send_signal(2)
-    process.wait(timeout=30)
 
 
 def parse(text):
@@ -44,12 +39,16 @@ def per_request(counts, requests):
     return {name: count / requests for name, count in sorted(counts.items(), key=lambda item: -item[1])}
 
 
+def parking(per):
+    """Of the calls per request `per`, those that park a thread or wake one (PARKING)."""
+    return sum(value for name, value in per.items() if name in PARKING)
+
+
 def summary(per):
     """The log's line: the total, the parking and waking calls, and the five most frequent."""
     total = sum(per.values())
-    parking = sum(value for name, value in per.items() if name in PARKING)
     top = ", ".join(f"{name} {value:.2f}" for name, value in list(per.items())[:5])
-    return f"{total:.2f} system calls per request ({parking:.2f} park or wake a thread: futex, epoll_wait, sleep); {top}"
+    return f"{total:.2f} system calls per request ({parking(per):.2f} park or wake a thread: futex, epoll_wait, sleep); {top}"
 
 
 def table(document):
@@ -59,7 +58,6 @@ def table(document):
         per = record.get("syscallsPerRequest")
         if not per:
             continue
-        parking = sum(value for name, value in per.items() if name in PARKING)
         top = ", ".join(f"`{name}` {value:.2f}" for name, value in list(per.items())[:8])
-        lines.append(f"| {record['name']} | {sum(per.values()):.2f} | {parking:.2f} | {top} |")
+        lines.append(f"| {record['name']} | {sum(per.values()):.2f} | {parking(per):.2f} | {top} |")
     return "\n".join(lines) if len(lines) > 2 else None
