@@ -351,7 +351,7 @@ let package = Package(
         ),
         .target(
             name: "PassgateTestSupport",
-            dependencies: ["PassgateCore"],
+            dependencies: ["PassgateCore", "OpenSSLCrypto", "PassgateConfig"],
             path: "Tests/PassgateTestSupport",
             swiftSettings: swiftSettings
         ),
@@ -384,6 +384,8 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Yams", package: "Yams"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOEmbedded", package: "swift-nio"),
             ],
             swiftSettings: swiftSettings
         ),

@@ -5,13 +5,14 @@ import OpenSSLCrypto
 import PassgateCore
 import ProviderJVerification
 import Testing
+import PassgateTestSupport
 
 /// The sandbox's JVerification server, driven by Passgate's own JVerification provider over
 /// libcurl: what one signs, the other checks, and every answer the provider maps comes from the
 /// sandbox for a real reason.
 @Suite("sandbox: JVerification")
 struct JVerificationSandboxTests {
-    static let key: RSAPrivateKey = try! RSAPrivateKey.generate(bits: 1024)
+    static var key: RSAPrivateKey { TestRSAKeys.primary1024 }
     static let app = JVerificationApp(appId: "jg-shop", appKey: "jg-app-key-0001", masterSecret: "jg-master-secret-0001", privateKey: key)
 
     static func configure(_ configuration: inout SandboxConfiguration) {

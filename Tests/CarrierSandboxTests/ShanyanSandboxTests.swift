@@ -5,11 +5,12 @@ import OpenSSLCrypto
 import PassgateCore
 import ProviderShanyan
 import Testing
+import PassgateTestSupport
 
 /// The sandbox's Shanyan server, driven by Passgate's own Shanyan provider over libcurl.
 @Suite("sandbox: Shanyan")
 struct ShanyanSandboxTests {
-    static let key: RSAPrivateKey = try! RSAPrivateKey.generate(bits: 1024)
+    static var key: RSAPrivateKey { TestRSAKeys.primary1024 }
     static let app = ShanyanApp(appId: "sy-app-1", appKey: "shanyanAppKey123")
     static let rsaApp = ShanyanApp(appId: "sy-app-2", appKey: "shanyanAppKey456", privateKey: key)
 

@@ -21,14 +21,14 @@ struct AESCBCTests {
     }
 
     @Test("openssl enc decrypts ours and we decrypt openssl's, for every length around a block", arguments: [0, 1, 11, 15, 16, 17, 32])
-    func crossCheckedWithOpenSSL(length: Int) throws {
+    func crossCheckedWithOpenSSL(length: Int) async throws {
         let plaintext = Array("13900001234-abcdefghijklmnopqrstuvwxyz".utf8.prefix(length))
-        try OpenSSLCLI.withScratchDirectory { cli in
+        try await OpenSSLCLI.withScratchDirectory { cli in
             let arguments = ["-aes-128-cbc", "-K", Hex.lowercase(Self.key), "-iv", Hex.lowercase(Self.iv)]
             try cli.write("ours.bin", try AESCBC.encrypt(plaintext, key: Self.key, iv: Self.iv))
-            #expect(try cli.run(["enc", "-d"] + arguments + ["-in", "ours.bin"]) == plaintext)
+            #expect(try await cli.run(["enc", "-d"] + arguments + ["-in", "ours.bin"]) == plaintext)
             try cli.write("plain.txt", plaintext)
-            let theirs = try cli.run(["enc", "-e"] + arguments + ["-in", "plain.txt"])
+            let theirs = try await cli.run(["enc", "-e"] + arguments + ["-in", "plain.txt"])
             #expect(try AESCBC.decrypt(theirs, key: Self.key, iv: Self.iv) == plaintext)
         }
     }

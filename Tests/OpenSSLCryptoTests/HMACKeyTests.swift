@@ -13,16 +13,16 @@ struct HMACKeyTests {
     }
 
     @Test("one key reused for many messages gives what keying afresh gives for each, and what openssl's CLI gives")
-    func reuseMatchesOneShotAndCLI() throws {
+    func reuseMatchesOneShotAndCLI() async throws {
         let keyBytes = try SecureRandom.bytes(count: 32)
         let key = try HMACSHA256Key(key: keyBytes)
         let messages = try (0..<50).map { try SecureRandom.bytes(count: $0 * 7) } + [Array("c\u{1F}a\u{1F}phone_number\u{1F}STsidTOKEN".utf8)]
         for message in messages {
             #expect(try key.authenticationCode(for: message) == Digest.hmacSHA256(key: keyBytes, data: message))
         }
-        try OpenSSLCLI.withScratchDirectory { cli in
+        try await OpenSSLCLI.withScratchDirectory { cli in
             try cli.write("message.bin", messages[10])
-            let output = try cli.run(["mac", "-digest", "SHA256", "-macopt", "hexkey:\(Hex.lowercase(keyBytes))", "-in", "message.bin", "HMAC"])
+            let output = try await cli.run(["mac", "-digest", "SHA256", "-macopt", "hexkey:\(Hex.lowercase(keyBytes))", "-in", "message.bin", "HMAC"])
             let cliHex = String(decoding: output, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines).lowercased()
             #expect(cliHex == Hex.lowercase(try key.authenticationCode(for: messages[10])))
         }

@@ -25,15 +25,15 @@ struct OpenSSLErrorQueueTests {
     }
 
     @Test("operations leave the thread's queue empty: failures, fallbacks that succeed, verifications that say false")
-    func operationsLeaveQueueEmpty() throws {
-        let material = try RSAFixtures.material(bits: 1024)
+    func operationsLeaveQueueEmpty() async throws {
+        let material = try await RSAFixtures.material(bits: 1024)
         _ = #expect(throws: OpenSSLError.self) { try RSAPrivateKey(text: Self.garbageKeyText) }
         #expect(ERR_peek_error() == 0, "failed private key load")
         _ = #expect(throws: OpenSSLError.self) { try RSAPublicKey(text: Self.garbageKeyText) }
         #expect(ERR_peek_error() == 0, "failed public key load")
         _ = #expect(throws: OpenSSLError.self) { try RSAPrivateKey(text: Data(material.publicDER).base64EncodedString()) }
         #expect(ERR_peek_error() == 0, "public DER offered as private")
-        let key = try RSAFixtures.privateKey(bits: 1024)
+        let key = try await RSAFixtures.privateKey(bits: 1024)
         _ = try Self.decryptFailure(key)
         #expect(ERR_peek_error() == 0, "failed decrypt")
 
@@ -59,8 +59,8 @@ struct OpenSSLErrorQueueTests {
     }
 
     @Test("after a failed key load, a success succeeds and the next failure reports only its own errors")
-    func failureSuccessFailure() throws {
-        let key = try RSAFixtures.privateKey(bits: 2048)
+    func failureSuccessFailure() async throws {
+        let key = try await RSAFixtures.privateKey(bits: 2048)
         // Reference: the decrypt failure on its own.
         let isolated = try Self.decryptFailure(key)
 
@@ -86,8 +86,8 @@ struct OpenSSLErrorQueueTests {
     }
 
     @Test("entries left on the queue by other OpenSSL users on this thread do not leak into our results")
-    func foreignEntriesIgnored() throws {
-        let key = try RSAFixtures.privateKey(bits: 1024)
+    func foreignEntriesIgnored() async throws {
+        let key = try await RSAFixtures.privateKey(bits: 1024)
         let isolated = try Self.decryptFailure(key)
 
         // Someone else's failed call, its errors left behind on this thread.

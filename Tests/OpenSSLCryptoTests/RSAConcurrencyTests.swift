@@ -14,7 +14,7 @@ struct RSAConcurrencyTests {
 
     @Test("one 2048-bit private key signs and decrypts from 1,000 concurrent tasks")
     func sharedPrivateKey() async throws {
-        let material = try RSAFixtures.material(bits: 2048)
+        let material = try await RSAFixtures.material(bits: 2048)
         let key = try RSAPrivateKey(text: material.pkcs8PEM)
         // Verification and encryption use a separately loaded public key: nothing shared with `key`.
         let verifier = try RSAPublicKey(text: material.publicPEM)
@@ -53,7 +53,7 @@ struct RSAConcurrencyTests {
         PublicKeyFormat.spkiPEM, .pkcs1PEM,
     ])
     func sharedPublicKey(format: PublicKeyFormat) async throws {
-        let material = try RSAFixtures.material(bits: 2048)
+        let material = try await RSAFixtures.material(bits: 2048)
         let signer = try RSAPrivateKey(text: material.pkcs1PEM)
         let publicKey = try RSAPublicKey(text: format.text(of: material))
         let messages = (0..<Self.taskCount).map { Array("message #\($0)".utf8) }
@@ -114,7 +114,7 @@ struct RSAConcurrencyTests {
 
     @Test("concurrent failures carry only their own OpenSSL errors while successes stay correct")
     func concurrentFailuresDoNotCrossTalk() async throws {
-        let key = try RSAFixtures.privateKey(bits: 1024)
+        let key = try await RSAFixtures.privateKey(bits: 1024)
         let plaintext = Array("13800138000".utf8)
         let ciphertext = try key.publicKey.encrypt(plaintext)
         let garbageDER = Array("definitely not DER".utf8)

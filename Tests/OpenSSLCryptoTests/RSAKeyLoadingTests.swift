@@ -1,14 +1,15 @@
 import Foundation
 import OpenSSLCrypto
 import Testing
+import PassgateTestSupport
 
 /// Loading keys made by the `openssl` CLI in every accepted form; each loaded key must be the
 /// same key (same public DER as `openssl pkey -pubout -outform DER`).
 @Suite("RSA key loading")
 struct RSAKeyLoadingTests {
     @Test("the fixtures are in the formats the matrix claims", arguments: RSAFixtures.sizes)
-    func fixturesAreWhatTheyClaim(bits: Int) throws {
-        let material = try RSAFixtures.material(bits: bits)
+    func fixturesAreWhatTheyClaim(bits: Int) async throws {
+        let material = try await RSAFixtures.material(bits: bits)
         #expect(material.pkcs1PEM.hasPrefix("-----BEGIN RSA PRIVATE KEY-----"))
         #expect(material.pkcs8PEM.hasPrefix("-----BEGIN PRIVATE KEY-----"))
         #expect(material.publicPEM.hasPrefix("-----BEGIN PUBLIC KEY-----"))
@@ -30,8 +31,8 @@ struct RSAKeyLoadingTests {
     }
 
     @Test("loads openssl's private key", arguments: PrivateKeyFormat.allCases, RSAFixtures.sizes)
-    func loadsPrivateKey(format: PrivateKeyFormat, bits: Int) throws {
-        let material = try RSAFixtures.material(bits: bits)
+    func loadsPrivateKey(format: PrivateKeyFormat, bits: Int) async throws {
+        let material = try await RSAFixtures.material(bits: bits)
         let key = try RSAPrivateKey(text: format.text(of: material))
         #expect(key.bits == bits)
         #expect(key.publicKey.bits == bits)
@@ -39,19 +40,19 @@ struct RSAKeyLoadingTests {
         #expect(try key.publicKey.pem() == material.publicPEM)
         // RSASSA-PKCS1-v1_5 is deterministic: every form of the same key signs identically.
         let message = Array("300011111111STsid0000001551151128045".utf8)
-        #expect(try key.sign(message) == RSAFixtures.privateKey(bits: bits).sign(message))
+        #expect(try await key.sign(message) == RSAFixtures.privateKey(bits: bits).sign(message))
     }
 
     @Test("loads private key DER directly (PKCS#1 and PKCS#8)", arguments: RSAFixtures.sizes)
-    func loadsPrivateDER(bits: Int) throws {
-        let material = try RSAFixtures.material(bits: bits)
+    func loadsPrivateDER(bits: Int) async throws {
+        let material = try await RSAFixtures.material(bits: bits)
         #expect(try RSAPrivateKey(der: material.pkcs1DER).publicKey.der() == material.publicDER)
         #expect(try RSAPrivateKey(der: material.pkcs8DER).publicKey.der() == material.publicDER)
     }
 
     @Test("tolerates CRLF, indentation, blank lines and stray spaces around and inside key text")
-    func toleratesWhitespace() throws {
-        let material = try RSAFixtures.material(bits: 1024)
+    func toleratesWhitespace() async throws {
+        let material = try await RSAFixtures.material(bits: 1024)
         let crlfPEM = "\r\n\r\n" + material.pkcs1PEM.replacingOccurrences(of: "\n", with: "\r\n") + "\r\n\r\n"
         let indentedPEM = material.pkcs8PEM.split(separator: "\n").map { "   \($0)\t" }.joined(separator: "\n")
         let base64 = Data(material.pkcs8DER).base64EncodedString()
@@ -65,8 +66,8 @@ struct RSAKeyLoadingTests {
     }
 
     @Test("loads openssl's public key", arguments: PublicKeyFormat.allCases, RSAFixtures.sizes)
-    func loadsPublicKey(format: PublicKeyFormat, bits: Int) throws {
-        let material = try RSAFixtures.material(bits: bits)
+    func loadsPublicKey(format: PublicKeyFormat, bits: Int) async throws {
+        let material = try await RSAFixtures.material(bits: bits)
         let key = try RSAPublicKey(text: format.text(of: material))
         #expect(key.bits == bits)
         #expect(key.maxPlaintextLength == bits / 8 - 11)
@@ -77,8 +78,8 @@ struct RSAKeyLoadingTests {
     }
 
     @Test("loads public key DER directly (SubjectPublicKeyInfo and PKCS#1)", arguments: RSAFixtures.sizes)
-    func loadsPublicDER(bits: Int) throws {
-        let material = try RSAFixtures.material(bits: bits)
+    func loadsPublicDER(bits: Int) async throws {
+        let material = try await RSAFixtures.material(bits: bits)
         #expect(try RSAPublicKey(der: material.publicDER).der() == material.publicDER)
         #expect(try RSAPublicKey(der: material.publicPKCS1DER).der() == material.publicDER)
     }
@@ -94,7 +95,7 @@ private func pemBody(_ pem: String) -> [UInt8]? {
 struct RSAKeyPreambleTests {
     @Test("a PEM preceded by pkcs12 'Bag Attributes' lines loads")
     func bagAttributesPreamble() throws {
-        let key = try RSAPrivateKey.generate(bits: 1024)
+        let key = TestRSAKeys.primary1024
         let text = "Bag Attributes\n    localKeyID: 01 02 03\nsubject=/CN=test\n" + (try key.pkcs8PEM())
         let loaded = try RSAPrivateKey(text: text)
         #expect(try loaded.publicKey.der() == key.publicKey.der())

@@ -14,35 +14,35 @@ struct RSAOpenSSLCrossCheckTests {
     }
 
     @Test("our SHA256withRSA signature verifies with openssl dgst -verify", arguments: PrivateKeyFormat.allCases, RSAFixtures.sizes)
-    func ourSHA256SignatureVerifiesWithOpenSSL(format: PrivateKeyFormat, bits: Int) throws {
-        let material = try RSAFixtures.material(bits: bits)
+    func ourSHA256SignatureVerifiesWithOpenSSL(format: PrivateKeyFormat, bits: Int) async throws {
+        let material = try await RSAFixtures.material(bits: bits)
         let key = try RSAPrivateKey(text: format.text(of: material))
         let message = Self.message("\(format)-\(bits)")
         let signature = try key.sign(message, digest: .sha256)
         #expect(signature.count == bits / 8)
-        try OpenSSLCLI.withScratchDirectory { cli in
+        try await OpenSSLCLI.withScratchDirectory { cli in
             try cli.write("pub.pem", material.publicPEM)
             try cli.write("msg.txt", message)
             try cli.write("sig.bin", signature)
-            let verified = try cli.run(["dgst", "-sha256", "-verify", "pub.pem", "-signature", "sig.bin", "msg.txt"])
+            let verified = try await cli.run(["dgst", "-sha256", "-verify", "pub.pem", "-signature", "sig.bin", "msg.txt"])
             #expect(String(decoding: verified, as: UTF8.self).contains("Verified OK"))
             // The same check must be able to fail: openssl rejects our signature over another message.
             try cli.write("other.txt", message + [0x21])
-            let rejected = try cli.runAllowingFailure(["dgst", "-sha256", "-verify", "pub.pem", "-signature", "sig.bin", "other.txt"])
+            let rejected = try await cli.runAllowingFailure(["dgst", "-sha256", "-verify", "pub.pem", "-signature", "sig.bin", "other.txt"])
             #expect(!rejected.succeeded)
             #expect(rejected.stdoutText.contains("Verification failure"))
         }
     }
 
     @Test("openssl dgst -sha256 -sign signature verifies with ours; tampering is rejected", arguments: PrivateKeyFormat.allCases, RSAFixtures.sizes)
-    func openSSLSHA256SignatureVerifiesWithOurs(format: PrivateKeyFormat, bits: Int) throws {
-        let material = try RSAFixtures.material(bits: bits)
+    func openSSLSHA256SignatureVerifiesWithOurs(format: PrivateKeyFormat, bits: Int) async throws {
+        let material = try await RSAFixtures.material(bits: bits)
         let key = try RSAPrivateKey(text: format.text(of: material))
         let message = Self.message("openssl-\(format)-\(bits)")
-        let signature = try OpenSSLCLI.withScratchDirectory { cli in
+        let signature = try await OpenSSLCLI.withScratchDirectory { cli in
             try cli.write("key.pem", material.pkcs1PEM)
             try cli.write("msg.txt", message)
-            return try cli.run(["dgst", "-sha256", "-sign", "key.pem", "msg.txt"])
+            return try await cli.run(["dgst", "-sha256", "-sign", "key.pem", "msg.txt"])
         }
         #expect(signature.count == bits / 8)
         #expect(try key.publicKey.verify(signature, for: message, digest: .sha256))
@@ -62,40 +62,40 @@ struct RSAOpenSSLCrossCheckTests {
     }
 
     @Test("MD5withRSA interoperates with openssl dgst -md5 in both directions", arguments: RSAFixtures.sizes)
-    func md5WithRSA(bits: Int) throws {
-        let material = try RSAFixtures.material(bits: bits)
+    func md5WithRSA(bits: Int) async throws {
+        let material = try await RSAFixtures.material(bits: bits)
         let key = try RSAPrivateKey(text: material.pkcs8PEM)
         // tokenValidate keyType 1 signs phone + appKey + timestamp.
         let message = Array("13800138000ABCDEF012345678920180104090953788".utf8)
         let ours = try key.sign(message, digest: .md5)
-        try OpenSSLCLI.withScratchDirectory { cli in
+        try await OpenSSLCLI.withScratchDirectory { cli in
             try cli.write("key.pem", material.pkcs8PEM)
             try cli.write("pub.pem", material.publicPEM)
             try cli.write("msg.txt", message)
             try cli.write("ours.bin", ours)
-            let theirs = try cli.run(["dgst", "-md5", "-sign", "key.pem", "msg.txt"])
+            let theirs = try await cli.run(["dgst", "-md5", "-sign", "key.pem", "msg.txt"])
             #expect(theirs == ours)
             #expect(try key.publicKey.verify(theirs, for: message, digest: .md5))
             #expect(try !key.publicKey.verify(theirs, for: message, digest: .sha256), "an MD5 signature is not a SHA-256 one")
             #expect(try !key.publicKey.verify(theirs, for: message.dropLast(), digest: .md5))
-            let verified = try cli.run(["dgst", "-md5", "-verify", "pub.pem", "-signature", "ours.bin", "msg.txt"])
+            let verified = try await cli.run(["dgst", "-md5", "-verify", "pub.pem", "-signature", "ours.bin", "msg.txt"])
             #expect(String(decoding: verified, as: UTF8.self).contains("Verified OK"))
-            let wrongDigest = try cli.runAllowingFailure(["dgst", "-sha256", "-verify", "pub.pem", "-signature", "ours.bin", "msg.txt"])
+            let wrongDigest = try await cli.runAllowingFailure(["dgst", "-sha256", "-verify", "pub.pem", "-signature", "ours.bin", "msg.txt"])
             #expect(!wrongDigest.succeeded)
         }
     }
 
     @Test("openssl pkeyutl -encrypt (PKCS#1 v1.5) ciphertext decrypts with ours", arguments: PrivateKeyFormat.allCases, RSAFixtures.sizes)
-    func openSSLCiphertextDecryptsWithOurs(format: PrivateKeyFormat, bits: Int) throws {
-        let material = try RSAFixtures.material(bits: bits)
+    func openSSLCiphertextDecryptsWithOurs(format: PrivateKeyFormat, bits: Int) async throws {
+        let material = try await RSAFixtures.material(bits: bits)
         let key = try RSAPrivateKey(text: format.text(of: material))
         let phone = Array("13800138000".utf8)
         let longest = try SecureRandom.bytes(count: bits / 8 - 11)
         for plaintext in [phone, longest] {
-            let ciphertext = try OpenSSLCLI.withScratchDirectory { cli in
+            let ciphertext = try await OpenSSLCLI.withScratchDirectory { cli in
                 try cli.write("pub.pem", material.publicPEM)
                 try cli.write("plain.bin", plaintext)
-                return try cli.run([
+                return try await cli.run([
                     "pkeyutl", "-encrypt", "-pubin", "-inkey", "pub.pem", "-pkeyopt", "rsa_padding_mode:pkcs1", "-in", "plain.bin",
                 ])
             }
@@ -105,8 +105,8 @@ struct RSAOpenSSLCrossCheckTests {
     }
 
     @Test("our ciphertext decrypts with openssl pkeyutl -decrypt (PKCS#1 v1.5)", arguments: PrivateKeyFormat.allCases, RSAFixtures.sizes)
-    func ourCiphertextDecryptsWithOpenSSL(format: PrivateKeyFormat, bits: Int) throws {
-        let material = try RSAFixtures.material(bits: bits)
+    func ourCiphertextDecryptsWithOpenSSL(format: PrivateKeyFormat, bits: Int) async throws {
+        let material = try await RSAFixtures.material(bits: bits)
         let key = try RSAPrivateKey(text: format.text(of: material))
         let phone = Array("13912345678".utf8)
         let first = try key.publicKey.encrypt(phone)
@@ -115,14 +115,14 @@ struct RSAOpenSSLCrossCheckTests {
         #expect(first != second, "PKCS#1 v1.5 encryption is randomised")
         let longest = try SecureRandom.bytes(count: key.publicKey.maxPlaintextLength)
         let empty = [UInt8]()
-        try OpenSSLCLI.withScratchDirectory { cli in
+        try await OpenSSLCLI.withScratchDirectory { cli in
             try cli.write("key.pem", material.pkcs8PEM)
             for (name, plaintext, ciphertext) in [
                 ("first", phone, first), ("second", phone, second),
                 ("longest", longest, try key.publicKey.encrypt(longest)), ("empty", empty, try key.publicKey.encrypt(empty)),
             ] {
                 try cli.write("\(name).bin", ciphertext)
-                let decrypted = try cli.run([
+                let decrypted = try await cli.run([
                     "pkeyutl", "-decrypt", "-inkey", "key.pem", "-pkeyopt", "rsa_padding_mode:pkcs1", "-in", "\(name).bin",
                 ])
                 #expect(decrypted == plaintext, "\(name)")
@@ -134,22 +134,22 @@ struct RSAOpenSSLCrossCheckTests {
         "public keys loaded from openssl output verify openssl signatures and encrypt for openssl",
         arguments: PublicKeyFormat.allCases, RSAFixtures.sizes
     )
-    func publicKeyFormats(format: PublicKeyFormat, bits: Int) throws {
-        let material = try RSAFixtures.material(bits: bits)
+    func publicKeyFormats(format: PublicKeyFormat, bits: Int) async throws {
+        let material = try await RSAFixtures.material(bits: bits)
         let publicKey = try RSAPublicKey(text: format.text(of: material))
         let message = Self.message("public-\(format)-\(bits)")
         let plaintext = Array("13800138000".utf8)
         let ciphertext = try publicKey.encrypt(plaintext)
-        try OpenSSLCLI.withScratchDirectory { cli in
+        try await OpenSSLCLI.withScratchDirectory { cli in
             try cli.write("key.pem", material.pkcs1PEM)
             try cli.write("msg.txt", message)
             try cli.write("cipher.bin", ciphertext)
-            let sha256 = try cli.run(["dgst", "-sha256", "-sign", "key.pem", "msg.txt"])
-            let md5 = try cli.run(["dgst", "-md5", "-sign", "key.pem", "msg.txt"])
+            let sha256 = try await cli.run(["dgst", "-sha256", "-sign", "key.pem", "msg.txt"])
+            let md5 = try await cli.run(["dgst", "-md5", "-sign", "key.pem", "msg.txt"])
             #expect(try publicKey.verify(sha256, for: message, digest: .sha256))
             #expect(try publicKey.verify(md5, for: message, digest: .md5))
             #expect(try !publicKey.verify(sha256, for: message + [0], digest: .sha256))
-            let decrypted = try cli.run([
+            let decrypted = try await cli.run([
                 "pkeyutl", "-decrypt", "-inkey", "key.pem", "-pkeyopt", "rsa_padding_mode:pkcs1", "-in", "cipher.bin",
             ])
             #expect(decrypted == plaintext)

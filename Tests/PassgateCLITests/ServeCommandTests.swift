@@ -26,6 +26,7 @@ struct ServeCommandTests {
             """
         let path = "\(directory)/passgate.yaml"
         try yaml.write(toFile: path, atomically: true, encoding: .utf8)
+        try TestRSAKeys.seedSandboxKeys(referencedIn: yaml, in: "\(directory)/keys")
         return path
     }
 

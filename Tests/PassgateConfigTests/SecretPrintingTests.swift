@@ -7,6 +7,7 @@ import ProviderCMCC
 import ProviderJVerification
 import ProviderShanyan
 import Testing
+import PassgateTestSupport
 
 /// Every value that holds a credential, a token or a number prints only safe facts, whichever way
 /// it is printed: interpolation, `String(reflecting:)`, `dump`, or inside an enclosing value.
@@ -37,7 +38,7 @@ struct SecretPrintingTests {
         }
     }
 
-    static let rsaKey = Result { try RSAPrivateKey.generate(bits: 2048) }
+    static let rsaKey = Result<RSAPrivateKey, any Error>.success(TestRSAKeys.primary)
 
     @Test func cmccAppsAndTheirSigningPrintTheModeOnly() throws {
         let md5 = try CMCCApp(appId: "300011112222", signMode: .md5, secret: Self.secret, appKey: Self.appKey)

@@ -3,6 +3,7 @@ import OpenSSLCrypto
 import PassgateConfig
 import ProviderCMCC
 import Testing
+import PassgateTestSupport
 
 @Suite("Secret references")
 struct SecretResolutionTests {
@@ -194,8 +195,11 @@ struct SecretResolutionTests {
     @Test("RSA keys given as PKCS#1 PEM or bare base64 DER load too")
     func privateKeyFormats() throws {
         try TestFiles.withTemporaryDirectory { directory in
-            try TestFiles.openssl(["genrsa", "-traditional", "-out", "\(directory)/pkcs1.pem", "2048"])
-            let pkcs8 = try RSAPrivateKey.generate(bits: 2048).pkcs8PEM()
+            // openssl writes the shared key as PKCS#1 (generating one here would cost ~0.4 s of CPU).
+            let pkcs8 = TestRSAKeys.primaryPEM
+            try TestFiles.write(pkcs8, to: "\(directory)/pkcs8.pem")
+            try TestFiles.openssl(["rsa", "-in", "\(directory)/pkcs8.pem", "-traditional", "-out", "\(directory)/pkcs1.pem"])
+            #expect(try String(contentsOfFile: "\(directory)/pkcs1.pem", encoding: .utf8).hasPrefix("-----BEGIN RSA PRIVATE KEY-----"))
             let bareBase64 = pkcs8.split(separator: "\n").filter { !$0.hasPrefix("-----") }.joined()
             let yaml = """
                 providers: {cmcc: {baseURLs: ["https://www.cmpassport.com"]}}

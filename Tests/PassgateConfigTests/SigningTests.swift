@@ -4,14 +4,16 @@ import Foundation
 import OpenSSLCrypto
 import PassgateConfig
 import Testing
+import PassgateTestSupport
 
 @Suite("a loaded CMCC app gives ProviderCMCC the right credentials")
 struct SigningTests {
     @Test("the shipped MD5 app signs the docs/cmcc.md login and verification vectors")
     func md5AppSignsProtocolVectors() throws {
         let configuration = try TestFiles.withTemporaryDirectory { directory in
-            try ConfigurationLoader(environment: ["PASSGATE_SANDBOX_KEYDIRECTORY": directory])
-                .load(yaml: try TestFiles.shipped(ConfigurationLoader.defaultPath), baseDirectory: directory)
+            let yaml = try TestFiles.shipped(ConfigurationLoader.defaultPath)
+            try TestRSAKeys.seedSandboxKeys(referencedIn: yaml, in: directory)
+            return try ConfigurationLoader(environment: ["PASSGATE_SANDBOX_KEYDIRECTORY": directory]).load(yaml: yaml, baseDirectory: directory)
         }
         let app = try #require(configuration.app("300011111111")?.cmcc)
         #expect(app.appId == "300011111111")
@@ -35,8 +37,8 @@ struct SigningTests {
     @Test("an RSA app signs appid+token with its configured private key")
     func rsaAppSignsWithItsKey() throws {
         try TestFiles.withTemporaryDirectory { directory in
-            let key = try RSAPrivateKey.generate(bits: 2048)
-            try TestFiles.write(try key.pkcs8PEM(), to: "\(directory)/app.pem")
+            let key = TestRSAKeys.primary
+            try TestFiles.write(TestRSAKeys.primaryPEM, to: "\(directory)/app.pem")
             let yaml = """
                 providers: {cmcc: {baseURLs: ["https://www.cmpassport.com"]}}
                 apps: [{appId: "300022222222", signMode: rsa, privateKey: "file:app.pem"}]

@@ -1,7 +1,8 @@
 import OpenSSLCrypto
+import PassgateTestSupport
 
-/// Keys generated once per test process (2048-bit generation takes ~100 ms).
+/// The process's shared test keys (``TestRSAKeys``): an app's key and a different one.
 enum Fixtures {
-    static let appKey: RSAPrivateKey = try! RSAPrivateKey.generate(bits: 2048)
-    static let otherKey: RSAPrivateKey = try! RSAPrivateKey.generate(bits: 2048)
+    static var appKey: RSAPrivateKey { TestRSAKeys.primary }
+    static var otherKey: RSAPrivateKey { TestRSAKeys.secondary }
 }

@@ -3,6 +3,8 @@ import PassgateCore
 import ProviderCMCC
 import CurlTransport
 import Foundation
+import NIOCore
+import NIOEmbedded
 import PassgateConfig
 import PassgateTestSupport
 import Synchronization
@@ -77,6 +79,23 @@ struct CallLimiterTests {
         limiter.release()
         #expect(await limiter.acquire() == .granted, "the slot came back after the last release")
         #expect(reports.all == [1, 0, 1, 0])
+    }
+
+    @Test("a waiter's limit runs on the event loop it was given: it expires when that loop's clock passes maxWait, not before")
+    func waitRunsOnTheEventLoopClock() async throws {
+        let loop = NIOAsyncTestingEventLoop()
+        let limiter = CallLimiter(limit: 1, maxWait: .milliseconds(200), timers: loop)
+        #expect(await limiter.acquire() == .granted)
+        let waiter = Task { await limiter.acquire() }
+        try #require(await eventually { limiter.waiting == 1 })
+        await loop.advanceTime(by: .milliseconds(199))
+        // Longer than maxWait in real time: a limit kept by sleeping would have expired by now.
+        try await Task.sleep(for: .milliseconds(400))
+        #expect(limiter.waiting == 1)
+        await loop.advanceTime(by: .milliseconds(1))
+        #expect(await waiter.value == .timedOut)
+        #expect(limiter.waiting == 0)
+        try await loop.shutdownGracefully()
     }
 
     @Test("a waiter granted a slot keeps it: its timer does not fire later and take the slot away")

@@ -104,7 +104,7 @@ struct CarrierErrorTests {
         arguments: ["signature_rejected", "ip_not_whitelisted", "quota_exhausted", "app_not_enabled", "msisdn_decrypt_failed", "carrier_rejected"]
     )
     func misconfigurations(code: String) async throws {
-        let otherKey = try RSAPrivateKey.generate(bits: 2048)
+        let otherKey = TestRSAKeys.secondary
         let skewedClock = ManualWallClock(milliseconds: Int64(Date().timeIntervalSince1970 * 1000) + 600_000)
         var app = Self.md5
         let (sandbox, port) = try await Self.misconfigured({ settings in

@@ -17,7 +17,7 @@ struct JVerificationEndToEndTests {
     /// so this app's calls fail authentication for real.
     static let wrongSecretApp = "jg-wrong-secret"
     static let masterSecret = "JGmasterSECRET0a1b2c3d"
-    static let key: RSAPrivateKey = try! RSAPrivateKey.generate(bits: 1024)
+    static var key: RSAPrivateKey { TestRSAKeys.primary1024 }
 
     static func configuration() -> PassgateConfiguration {
         var configuration = TestConfiguration.make()

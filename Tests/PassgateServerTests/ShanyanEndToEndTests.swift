@@ -14,7 +14,7 @@ struct ShanyanEndToEndTests {
     static let app = "sy-shop"
     static let rsaApp = "sy-rsa"
     static let appKey = "SYappKEYsecret42"
-    static let key: RSAPrivateKey = try! RSAPrivateKey.generate(bits: 1024)
+    static var key: RSAPrivateKey { TestRSAKeys.primary1024 }
 
     static func configuration() -> PassgateConfiguration {
         var configuration = TestConfiguration.make()

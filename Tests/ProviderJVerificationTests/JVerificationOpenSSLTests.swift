@@ -11,7 +11,7 @@ import Testing
 struct JVerificationOpenSSLTests {
     @Test("a number openssl encrypted to the app's public key is decrypted", arguments: [1024, 2048])
     func opensslCiphertextDecrypts(bits: Int) async throws {
-        let key = try RSAPrivateKey.generate(bits: bits)
+        let key = bits == 1024 ? TestRSAKeys.primary1024 : TestRSAKeys.primary
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("pg-jv-\(UUID().uuidString)").path
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: directory) }

@@ -3,13 +3,14 @@ import OpenSSLCrypto
 import PassgateCore
 import ProviderJVerification
 import Testing
+import PassgateTestSupport
 
 /// JVerification's requests and replies, call by call: what is sent (path, Basic authorization,
 /// body) and what each answer becomes.
 @Suite("JVerification provider")
 struct JVerificationProviderTests {
-    static let key: RSAPrivateKey = try! RSAPrivateKey.generate(bits: 1024)
-    static let otherKey: RSAPrivateKey = try! RSAPrivateKey.generate(bits: 1024)
+    static var key: RSAPrivateKey { TestRSAKeys.primary1024 }
+    static var otherKey: RSAPrivateKey { TestRSAKeys.secondary1024 }
     static let app = JVerificationApp(appId: "jg-shop", appKey: "7d431e42dfa6a6d693ac2d04", masterSecret: "5e987ac6d2e04d95a9d8f0d1", privateKey: key)
     static let context = CallContext(requestId: "req-0001")
 

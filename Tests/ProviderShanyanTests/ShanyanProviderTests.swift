@@ -55,7 +55,7 @@ struct ShanyanProviderTests {
         let mac = try Digest.hmacSHA256(key: Array("shanyanAppKey123".utf8), data: Array("appIdabcd1234outIdreq-0001tokentok+/=".utf8))
         #expect(fields["sign"] == Hex.lowercase(mac))
 
-        let key = try RSAPrivateKey.generate(bits: 1024)
+        let key = TestRSAKeys.primary1024
         let rsaApp = ShanyanApp(appId: "abcd1234", appKey: "shanyanAppKey123", privateKey: key)
         let rsa = try ShanyanProvider().phoneNumber(app: rsaApp, token: "tok", context: Self.context)
         #expect(Self.form(rsa.request.body)["encryptType"] == "1")

@@ -5,6 +5,7 @@ import HummingbirdCore
 import Logging
 import Metrics
 import NIOCore
+import NIOPosix
 import OpenSSLCrypto
 import PassgateAudit
 import PassgateConfig
@@ -22,14 +23,15 @@ extension PassgateRuntime {
     }
 
     /// The gateway over `transport`, the replay cache over `store`, the readiness checks and the
-    /// API router, from this runtime's configuration.
+    /// API router, from this runtime's configuration. The call caps' queue time limits run on
+    /// `eventLoops`.
     func makeAPI(
         transport: any CarrierTransport, store: any ExchangeStateStore, monitor: StateStoreMonitor, audit: AuditLogWriter?,
-        metrics: PassgateMetrics, logger: Logger
+        metrics: PassgateMetrics, eventLoops: any EventLoopGroup, logger: Logger
     ) throws -> API {
         let gateway = ProviderGateway(
             registry: configuration.registry, providers: configuration.providers, transport: transport, clock: clock,
-            metrics: metrics, audit: audit ?? NoAuditSink())
+            metrics: metrics, audit: audit ?? NoAuditSink(), timers: eventLoops)
         let readiness = Self.readiness(gateway: gateway, monitor: monitor, audit: audit)
         let exchange = try OneTimeTokenExchange(
             gateway: gateway, store: store, replayKey: try configuration.state.replayKey ?? SecureRandom.bytes(count: 32),
@@ -50,7 +52,8 @@ extension PassgateRuntime {
         let store = MemoryStateStore()
         let monitor = StateStoreMonitor(store: store, backend: StateSettings.Backend.memory.rawValue, factory: metricsFactory, logger: logger)
         let api = try makeAPI(
-            transport: transport, store: store, monitor: monitor, audit: nil, metrics: PassgateMetrics(factory: metricsFactory), logger: logger)
+            transport: transport, store: store, monitor: monitor, audit: nil, metrics: PassgateMetrics(factory: metricsFactory),
+            eventLoops: MultiThreadedEventLoopGroup.singleton, logger: logger)
         return Application(router: api.router, configuration: .init(serverName: "passgate"), logger: logger)
     }
 

@@ -108,7 +108,9 @@ public struct PassgateRuntime: Sendable {
         let monitor = StateStoreMonitor(store: store, backend: configuration.state.backend.rawValue, factory: metricsFactory,
                                         logger: makeLogger(label: "passgate.state"))
         services.append(.init(service: monitor, successTerminationBehavior: .ignore))
-        let api = try makeAPI(transport: CurlCarrierTransport(client: curl), store: store, monitor: monitor, audit: audit, metrics: metrics, logger: logger)
+        let api = try makeAPI(
+            transport: CurlCarrierTransport(client: curl), store: store, monitor: monitor, audit: audit, metrics: metrics,
+            eventLoops: eventLoops, logger: logger)
         let readiness = api.readiness
         let reloader = makeReloader(running: configuration, live: api.live, logger: logger)
         let ports = ListenerPorts(

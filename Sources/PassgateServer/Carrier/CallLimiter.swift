@@ -1,3 +1,5 @@
+import NIOCore
+import NIOPosix
 import Synchronization
 
 /// At most `limit` carrier calls in flight; the rest wait their turn, first come first served,
@@ -10,6 +12,12 @@ import Synchronization
 ///
 /// A thin owner of `CallLimiterStateMachine`: it keeps the waiters' continuations and timers,
 /// and resumes every continuation after leaving its lock.
+///
+/// A waiter's time limit is a task scheduled on an event loop, not a `Task` sleeping on Swift's
+/// global executor: the queue sheds load when the process is overloaded, and that is when the
+/// global executor's queue is longest. A sleeping task's wake-up waits its turn there (seconds,
+/// in a saturated test process), so the limit stretched exactly when it mattered; an event loop
+/// runs its scheduled tasks on time and costs no task allocation.
 final class CallLimiter: Sendable {
     /// Whether the caller may make its call.
     enum Admission: Sendable, Equatable {
@@ -21,7 +29,7 @@ final class CallLimiter: Sendable {
     private struct Waiter {
         let continuation: CheckedContinuation<Admission, Never>
         /// Set right after the waiter is queued; cancelled when a slot comes first.
-        var timer: Task<Void, Never>?
+        var timer: Scheduled<Void>?
     }
 
     private struct State {
@@ -30,14 +38,21 @@ final class CallLimiter: Sendable {
     }
 
     let maxWait: Duration
+    /// Where the waiters' time limits run.
+    private let timers: any EventLoopGroup
     // `Mutex`: every critical section is one state-machine event and a dictionary operation.
     private let state: Mutex<State>
     /// Told the number of waiters whenever it changes, inside the lock so that values arrive in
     /// order (a gauge). Called only when calls queue, never on the uncontended path.
     private let waitingChanged: @Sendable (Int) -> Void
 
-    init(limit: Int, maxWait: Duration, waitingChanged: @escaping @Sendable (Int) -> Void = { _ in }) {
+    /// - Parameter timers: where a waiter's time limit runs; the runtime passes its own event loops.
+    init(
+        limit: Int, maxWait: Duration, timers: any EventLoopGroup = MultiThreadedEventLoopGroup.singleton,
+        waitingChanged: @escaping @Sendable (Int) -> Void = { _ in }
+    ) {
         self.maxWait = maxWait
+        self.timers = timers
         self.waitingChanged = waitingChanged
         state = Mutex(State(machine: CallLimiterStateMachine(limit: limit)))
     }
@@ -64,11 +79,7 @@ final class CallLimiter: Sendable {
                 return action
             }
             guard case .wait(let ticket) = action else { return continuation.resume(returning: .granted) }
-            let timer = Task { [maxWait] in
-                try? await Task.sleep(for: maxWait)
-                guard !Task.isCancelled else { return }
-                self.expire(ticket)
-            }
+            let timer = timers.any().scheduleTask(in: TimeAmount(maxWait)) { self.expire(ticket) }
             let queued = state.withLock { state in
                 guard state.waiters[ticket] != nil else { return false }
                 state.waiters[ticket]?.timer = timer

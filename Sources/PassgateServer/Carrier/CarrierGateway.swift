@@ -2,6 +2,8 @@ import PassgateCore
 import CoreMetrics
 import Foundation
 import Logging
+import NIOCore
+import NIOPosix
 import PassgateAudit
 import PassgateConfig
 import PassgateState
@@ -32,6 +34,7 @@ struct ProviderGateway: CarrierGateway {
     init(
         registry: ProviderRegistry, providers: [String: ProviderSettings], transport: any CarrierTransport, clock: any WallClock = SystemWallClock(),
         metrics: PassgateMetrics, audit: any AuditSink = NoAuditSink(),
+        timers: any EventLoopGroup = MultiThreadedEventLoopGroup.singleton,
         nowMilliseconds: @escaping @Sendable () -> Int64 = MemoryStateStore.monotonicMilliseconds
     ) {
         self.registry = registry
@@ -40,7 +43,7 @@ struct ProviderGateway: CarrierGateway {
         self.metrics = metrics
         self.audit = audit
         auditsCalls = !(audit is NoAuditSink)
-        lanes = providers.mapValues { Lane(provider: $0, metrics: metrics, nowMilliseconds: nowMilliseconds) }
+        lanes = providers.mapValues { Lane(provider: $0, metrics: metrics, timers: timers, nowMilliseconds: nowMilliseconds) }
     }
 
     func phoneNumber(app: AppSettings, token: String, logger: Logger) async -> CarrierExchange<PhoneNumberOutcome> {

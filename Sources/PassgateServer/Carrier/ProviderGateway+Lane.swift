@@ -1,4 +1,5 @@
 import CoreMetrics
+import NIOCore
 import PassgateConfig
 import PassgateCore
 
@@ -18,7 +19,10 @@ extension ProviderGateway {
         let phoneNumberSeries: PassgateMetrics.CarrierSeries
         let verifySeries: PassgateMetrics.CarrierSeries
 
-        init(provider: ProviderSettings, metrics: PassgateMetrics, nowMilliseconds: @escaping @Sendable () -> Int64) {
+        init(
+            provider: ProviderSettings, metrics: PassgateMetrics, timers: any EventLoopGroup,
+            nowMilliseconds: @escaping @Sendable () -> Int64
+        ) {
             metrics.registerCallCap(provider: provider.id)
             let endpoints = provider.baseURLs.map {
                 ProviderEndpoint(
@@ -30,7 +34,9 @@ extension ProviderGateway {
             breaker = CircuitBreaker(
                 urls: provider.baseURLs, threshold: provider.circuitFailureThreshold, openMs: provider.circuitOpenMs,
                 nowMilliseconds: nowMilliseconds)
-            limiter = CallLimiter(limit: provider.maxConcurrentCalls, maxWait: .milliseconds(provider.callQueueTimeoutMs)) { waiting in
+            limiter = CallLimiter(
+                limit: provider.maxConcurrentCalls, maxWait: .milliseconds(provider.callQueueTimeoutMs), timers: timers
+            ) { waiting in
                 metrics.recordQueuedCalls(provider: provider.id, waiting: waiting)
             }
             circuitGauges = endpoints.map { metrics.circuitGauge(provider: provider.id, host: $0.host) }

@@ -2,6 +2,7 @@ import PassgateCore
 import ProviderCMCC
 import CarrierSandbox
 import OpenSSLCrypto
+import PassgateTestSupport
 
 /// Apps, keys and numbers shared by the tests. Keys are generated once per process.
 enum Fixtures {
@@ -15,8 +16,8 @@ enum Fixtures {
     static let phone = "13800138000"
     static let otherPhone = "13900139000"
 
-    static let rsaKey: RSAPrivateKey = try! RSAPrivateKey.generate(bits: 2048)
-    static let strangerKey: RSAPrivateKey = try! RSAPrivateKey.generate(bits: 2048)
+    static var rsaKey: RSAPrivateKey { TestRSAKeys.primary }
+    static var strangerKey: RSAPrivateKey { TestRSAKeys.secondary }
 
     /// 2019-02-26 11:18:42.617 Beijing time, the MD5 vector's systemtime.
     static let vectorTimeMs: Int64 = 1_551_151_122_617

@@ -1,5 +1,6 @@
 import Foundation
 import OpenSSLCrypto
+import PassgateTestSupport
 
 /// `deploy/kubernetes/passgate.yaml` made runnable here: the two mount points it names (the
 /// secrets volume and the audit volume) moved into a temporary directory, the way the volumes
@@ -44,7 +45,7 @@ struct ShippedConfiguration {
 
     /// A valid value for a secret, by the naming convention of deploy/kubernetes/secrets/README.md.
     static func secretValue(named name: String) throws -> String {
-        if name.hasSuffix(".pem") { return try RSAPrivateKey.generate(bits: 2048).pkcs8PEM() }
+        if name.hasSuffix(".pem") { return TestRSAKeys.primaryPEM }
         if name == "replay-key" { return Hex.lowercase(try SecureRandom.bytes(count: 32)) + "\n" }
         if name.hasSuffix("-secret") { return Hex.uppercase(try SecureRandom.bytes(count: 16)) + "\n" }  // a 32-character APPSecret
         if name.hasSuffix("-appkey") { return Hex.uppercase(try SecureRandom.bytes(count: 8)) + "\n" }  // a 16-character appKey

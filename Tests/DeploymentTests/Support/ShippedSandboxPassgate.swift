@@ -31,7 +31,10 @@ enum ShippedSandboxPassgate {
         let overrides = ["PASSGATE_SERVER_PORT": "0", "PASSGATE_ADMIN_PORT": "0", "PASSGATE_METRICS_PORT": "0", "PASSGATE_SANDBOX_PORT": "0"].merging(environment) { $1 }
         let configuration: PassgateConfiguration
         do {
-            configuration = try ConfigurationLoader.passgate(environment: overrides).load(yaml: Repository.text(configurationFile), baseDirectory: directory)
+            let yaml = try Repository.text(configurationFile)
+            // The shipped sandbox keys' directory (.passgate/sandbox), seeded: generation has its own tests.
+            try TestRSAKeys.seedSandboxKeys(referencedIn: yaml, in: "\(directory)/.passgate/sandbox")
+            configuration = try ConfigurationLoader.passgate(environment: overrides).load(yaml: yaml, baseDirectory: directory)
         } catch let error as ConfigurationError {
             throw Failure("\(configurationFile) does not load: \(error)")
         }

@@ -45,12 +45,12 @@ struct OpenSSLCLI {
     }()
 
     /// Runs `body` with a fresh scratch directory, removed afterwards whatever happens.
-    static func withScratchDirectory<T>(_ body: (OpenSSLCLI) throws -> T) throws -> T {
+    static func withScratchDirectory<T>(_ body: (OpenSSLCLI) async throws -> T) async throws -> T {
         let directory = FileManager.default.temporaryDirectory
             .appendingPathComponent("passgate-openssl-tests-\(UUID().uuidString)", isDirectory: true)
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
-        return try body(OpenSSLCLI(directory: directory))
+        return try await body(OpenSSLCLI(directory: directory))
     }
 
     func url(_ name: String) -> URL {
@@ -76,8 +76,8 @@ struct OpenSSLCLI {
     /// Runs `openssl arguments…` and returns its stdout; a non-zero exit throws `Failure`
     /// (which fails the calling test with openssl's stderr).
     @discardableResult
-    func run(_ arguments: [String]) throws -> [UInt8] {
-        let outcome = try runAllowingFailure(arguments)
+    func run(_ arguments: [String]) async throws -> [UInt8] {
+        let outcome = try await runAllowingFailure(arguments)
         guard outcome.succeeded else {
             throw Failure(arguments: arguments, status: outcome.status, stderr: outcome.stderr)
         }
@@ -86,9 +86,13 @@ struct OpenSSLCLI {
 
     /// Runs `openssl arguments…` and reports the exit status instead of throwing on failure
     /// (for checks where openssl is expected to refuse, such as a tampered signature).
-    func runAllowingFailure(_ arguments: [String]) throws -> Outcome {
+    ///
+    /// The child is waited for on a thread of its own (`Subprocess.run`), not on the cooperative
+    /// pool: these suites run a few hundred openssl processes, and while a pool thread (one of two
+    /// here) waits for one, every other test's task waits too.
+    func runAllowingFailure(_ arguments: [String]) async throws -> Outcome {
         guard let executable = Self.executable else { throw NotFound() }
-        let result = try Subprocess.runBlocking(executable.path, arguments, currentDirectory: directory.path)
+        let result = try await Subprocess.run(executable.path, arguments, currentDirectory: directory.path)
         return Outcome(
             status: result.status,
             stdout: result.stdout,

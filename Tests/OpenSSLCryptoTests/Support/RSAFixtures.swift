@@ -79,38 +79,35 @@ func wrapped(_ text: String, width: Int, newline: String) -> String {
 enum RSAFixtures {
     static let sizes = [1024, 2048]
 
-    private static let generated: [Int: Result<RSAKeyMaterial, any Error>] = {
-        var result: [Int: Result<RSAKeyMaterial, any Error>] = [:]
-        for bits in sizes {
-            result[bits] = Result { try generate(bits: bits) }
-        }
-        return result
-    }()
+    /// One generation per size, started by the first test that asks and awaited by the others
+    /// (a task, not a `static let` of the material: the CLI runs are awaited off the pool).
+    private static let generated: [Int: Task<RSAKeyMaterial, any Error>] = Dictionary(
+        uniqueKeysWithValues: sizes.map { bits in (bits, Task { try await generate(bits: bits) }) })
 
     /// The shared key pair of `bits` bits (1024 or 2048).
-    static func material(bits: Int) throws -> RSAKeyMaterial {
+    static func material(bits: Int) async throws -> RSAKeyMaterial {
         guard let material = generated[bits] else {
             preconditionFailure("no fixture of \(bits) bits; sizes are \(sizes)")
         }
-        return try material.get()
+        return try await material.value
     }
 
     /// Our loader's view of the shared key (from PKCS#8 PEM).
-    static func privateKey(bits: Int) throws -> RSAPrivateKey {
-        try RSAPrivateKey(text: material(bits: bits).pkcs8PEM)
+    static func privateKey(bits: Int) async throws -> RSAPrivateKey {
+        try RSAPrivateKey(text: await material(bits: bits).pkcs8PEM)
     }
 
-    private static func generate(bits: Int) throws -> RSAKeyMaterial {
-        try OpenSSLCLI.withScratchDirectory { cli in
-            try cli.run(["genrsa", "-traditional", "-out", "key1.pem", "\(bits)"])
-            try cli.run(["pkey", "-in", "key1.pem", "-out", "key8.pem"])
-            try cli.run(["rsa", "-in", "key1.pem", "-traditional", "-outform", "DER", "-out", "key1.der"])
+    private static func generate(bits: Int) async throws -> RSAKeyMaterial {
+        try await OpenSSLCLI.withScratchDirectory { cli in
+            try await cli.run(["genrsa", "-traditional", "-out", "key1.pem", "\(bits)"])
+            try await cli.run(["pkey", "-in", "key1.pem", "-out", "key8.pem"])
+            try await cli.run(["rsa", "-in", "key1.pem", "-traditional", "-outform", "DER", "-out", "key1.der"])
             // Not `pkey -outform DER`: OpenSSL 3.0 writes the traditional (PKCS#1) structure there.
-            try cli.run(["pkcs8", "-topk8", "-nocrypt", "-in", "key1.pem", "-outform", "DER", "-out", "key8.der"])
-            try cli.run(["pkey", "-in", "key1.pem", "-pubout", "-out", "pub.pem"])
-            try cli.run(["pkey", "-in", "key1.pem", "-pubout", "-outform", "DER", "-out", "pub.der"])
-            try cli.run(["rsa", "-in", "key1.pem", "-RSAPublicKey_out", "-out", "pub1.pem"])
-            try cli.run(["rsa", "-in", "key1.pem", "-RSAPublicKey_out", "-outform", "DER", "-out", "pub1.der"])
+            try await cli.run(["pkcs8", "-topk8", "-nocrypt", "-in", "key1.pem", "-outform", "DER", "-out", "key8.der"])
+            try await cli.run(["pkey", "-in", "key1.pem", "-pubout", "-out", "pub.pem"])
+            try await cli.run(["pkey", "-in", "key1.pem", "-pubout", "-outform", "DER", "-out", "pub.der"])
+            try await cli.run(["rsa", "-in", "key1.pem", "-RSAPublicKey_out", "-out", "pub1.pem"])
+            try await cli.run(["rsa", "-in", "key1.pem", "-RSAPublicKey_out", "-outform", "DER", "-out", "pub1.der"])
             return RSAKeyMaterial(
                 bits: bits,
                 pkcs1PEM: try cli.readText("key1.pem"),

@@ -3,6 +3,7 @@ import ProviderCMCC
 import Logging
 import OpenSSLCrypto
 import PassgateConfig
+import PassgateTestSupport
 
 /// Configurations for end-to-end tests: ephemeral ports, distinctive secrets (so log checks can
 /// look for them), three apps and two clients.
@@ -17,7 +18,7 @@ enum TestConfiguration {
     static let md5Secret = "SECRETmd5A1b2C3d4E5f6A7b8C9d0E1f2"
     static let secondSecret = "SECRETmd5ZZZZ9999YYYY8888XXXX7777"
     static let appKey = "APPKEYhmac123456"
-    static let rsaKey: RSAPrivateKey = try! RSAPrivateKey.generate(bits: 2048)
+    static var rsaKey: RSAPrivateKey { TestRSAKeys.primary }
 
     static func make(sandbox: Bool = true, baseURL: String? = nil, timeoutMs: Int = 3000) -> PassgateConfiguration {
         var configuration = PassgateConfiguration()

@@ -3,11 +3,11 @@ import ProviderCMCC
 import Foundation
 import OpenSSLCrypto
 
-/// Keys generated once per test process (2048-bit generation takes ~100 ms).
+/// The process's shared test keys (``TestRSAKeys``).
 enum Fixtures {
-    static let appKey: RSAPrivateKey = try! RSAPrivateKey.generate(bits: 2048)
-    static let otherKey: RSAPrivateKey = try! RSAPrivateKey.generate(bits: 2048)
-    static let platformKey: RSAPrivateKey = try! RSAPrivateKey.generate(bits: 1024)
+    static var appKey: RSAPrivateKey { TestRSAKeys.primary }
+    static var otherKey: RSAPrivateKey { TestRSAKeys.secondary }
+    static var platformKey: RSAPrivateKey { TestRSAKeys.primary1024 }
 
     static let md5App = CMCCApp(appId: "300011111111", login: .md5(secret: "0123456789ABCDEF0123456789ABCDEF"), verify: .appKey("ABCDEF0123456789"))
     static var rsaApp: CMCCApp { CMCCApp(appId: "300022222222", login: .rsa(privateKey: appKey), verify: nil) }
@@ -23,3 +23,4 @@ enum Fixtures {
 }
 
 import Testing
+import PassgateTestSupport
