@@ -59,7 +59,7 @@ struct BenchProxy {
         // bare stack is measured in the shape Passgate runs in.
         let loopCount = max(1, System.coreCount / 2)
         let eventLoops = MultiThreadedEventLoopGroup(numberOfThreads: loopCount)
-        // The same listener as Passgate's API (`PassgateRuntime.apiListener`): Hummingbird's
+        // The same listener as Passgate's API (`PassgateRuntime.listener`): Hummingbird's
         // `Server` with `HTTP1DispatchChannel`, requests on their loop while no more are in flight
         // than there are loops (`server.requestsOnEventLoop`).
         let responder = router.buildResponder()

@@ -107,12 +107,7 @@ struct RequestErrorTests {
 
     @Test("a known path asked with another method is 405 method_not_allowed with Allow, on every listener; an unknown path stays 404")
     func methodNotAllowed() async throws {
-        var configuration = TestConfiguration.make()
-        configuration.admin.apiKeySHA256 = TestConfiguration.hash("admin-key")
-        configuration.admin.port = 0
-        try await withRunningPassgate(configuration) { passgate in
-            let api = passgate.endpoints.apiPort
-            let admin = try #require(passgate.endpoints.adminPort), metrics = try #require(passgate.endpoints.metricsPort)
+        try await withEveryListener { passgate, api, admin, metrics in
             let cases: [(Int, CurlHTTPClient.Method, String, String)] = [
                 (api, .get, "/v1/phone-number", "POST"), (api, .delete, "/v1/phone-number/verify", "POST"),
                 (api, .post, "/healthz", "GET"), (api, CurlHTTPClient.Method(rawValue: "TRACE"), "/readyz", "GET"), (api, .put, "/healthz", "GET"),
@@ -130,6 +125,32 @@ struct RequestErrorTests {
                 let response = try await passgate.http.send(.init(method: .get, url: "http://127.0.0.1:\(port)\(path)", timeoutMs: 10_000))
                 #expect(response.status == 404 && response.header("Allow") == nil, "\(path) on \(port)")
             }
+        }
+    }
+
+    @Test("the admin and metrics listeners answer through the same HTTP/1.1 channel as the API: their own Server name, a Date, the JSON error envelope")
+    func operationsListenersShareTheAPIChannel() async throws {
+        try await withEveryListener { passgate, _, admin, metrics in
+            for round in 0..<3 {
+                let scrape = try await passgate.http.send(.init(url: "http://127.0.0.1:\(metrics)/metrics", timeoutMs: 10_000))
+                #expect(scrape.status == 200 && scrape.header("Server") == "passgate-metrics", "round \(round)")
+                #expect(scrape.header("Date")?.hasSuffix(" GMT") == true && scrape.header("Content-Length") == String(scrape.body.count))
+                let unauthorised = try await passgate.http.send(.init(method: .post, url: "http://127.0.0.1:\(admin)/admin/reload", timeoutMs: 10_000))
+                let json = try #require(try JSONSerialization.jsonObject(with: Data(unauthorised.body)) as? [String: Any])
+                #expect(unauthorised.status == 401 && unauthorised.header("Server") == "passgate-admin", "\(json)")
+                #expect((json["error"] as? [String: Any])?["code"] as? String == "unauthenticated")
+            }
+        }
+    }
+
+    /// A running Passgate with its admin listener on as well, and the three listeners' ports.
+    private func withEveryListener(_ body: (RunningPassgate, _ api: Int, _ admin: Int, _ metrics: Int) async throws -> Void) async throws {
+        var configuration = TestConfiguration.make()
+        configuration.admin.apiKeySHA256 = TestConfiguration.hash("admin-key")
+        configuration.admin.port = 0
+        try await withRunningPassgate(configuration) { passgate in
+            let admin = try #require(passgate.endpoints.adminPort), metrics = try #require(passgate.endpoints.metricsPort)
+            try await body(passgate, passgate.endpoints.apiPort, admin, metrics)
         }
     }
 

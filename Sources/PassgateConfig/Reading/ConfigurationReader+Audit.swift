@@ -60,7 +60,7 @@ extension ConfigurationLoader {
         let reader = ConfigurationReader(environment: environment, baseDirectory: FileManager.default.currentDirectoryPath)
         let root: Node?
         do {
-            root = try Yams.compose(yaml: text)
+            root = try ConfigurationReader.compose(text)
         } catch let error as YamlError {
             let (message, line) = ConfigurationReader.describe(error)
             throw ConfigurationError(problems: [ConfigurationProblem(path: "", message: message, line: line)])

@@ -6,7 +6,7 @@ extension ConfigurationReader {
     /// Reads a whole document; `nil` when there were problems (all of them in `problems`).
     func read(yaml: String) -> PassgateConfiguration? {
         do {
-            root = try Yams.compose(yaml: yaml)
+            root = try Self.compose(yaml)
         } catch let error as YamlError {
             let (message, line) = Self.describe(error)
             report("", message, line: line)
@@ -33,6 +33,13 @@ extension ConfigurationReader {
         configuration.audit = readAudit(document["audit"])
         checkListeners(configuration)
         return problems.isEmpty ? configuration : nil
+    }
+
+    /// The document's nodes, plain scalars left untyped: the reader converts every value itself,
+    /// and Yams' default resolver would compile its tag patterns as Foundation regular
+    /// expressions, which loads ICU's code at start for nothing.
+    static func compose(_ text: String) throws -> Node? {
+        try Yams.compose(yaml: text, .basic)
     }
 
     /// Problems in file order (reading order on one line); those without a line last, in section order.

@@ -57,21 +57,23 @@ extension PassgateRuntime {
         return Application(router: api.router, configuration: .init(serverName: "passgate"), logger: logger)
     }
 
-    /// The API listener: Hummingbird's `Server` with an `HTTP1DispatchChannel` in front of the
-    /// API's router. Each request goes from the event loop that read it straight to a responder
-    /// task, without the per-connection async streams of Hummingbird's `HTTP1Channel`, which cost
-    /// a large share of a request (bench/PROFILE.md, round 22). Its jobs run on that loop while at
-    /// most `requestsOnEventLoop` requests are in flight, on the pool above that. The operations
-    /// listeners stay on Hummingbird's `Application`: their handlers read files (reload) or render
-    /// the whole registry (metrics), which should not hold a loop that serves API sockets.
-    static func apiListener(
-        _ api: API, server: ServerSettings, requestsOnEventLoop: Int, eventLoops: any EventLoopGroup, logger: Logger,
+    /// A listener: Hummingbird's `Server` with an `HTTP1DispatchChannel` in front of `router`.
+    /// Each request goes from the event loop that read it straight to a responder task, without
+    /// the per-connection async streams of Hummingbird's `HTTP1Channel`, which cost a large share
+    /// of a request (bench/PROFILE.md, round 22). Its jobs run on that loop while at most
+    /// `requestsOnEventLoop` requests are in flight, on the pool above that; the operations
+    /// listeners pass 0, since their handlers read files (reload) or render the whole registry
+    /// (metrics), which should not hold a loop that serves API sockets. All three listeners are
+    /// built here, so they answer HTTP alike; Hummingbird's `Application` is not used at run time
+    /// (its date cache formats through Foundation's calendar, which loads ICU: about 3 MB of
+    /// resident memory at start, bench/PROFILE.md).
+    static func listener(
+        router: Router<PassgateRequestContext>, host: String, port: Int, serverName: String, requestsOnEventLoop: Int,
+        maxRequestBodyBytes: @escaping @Sendable () -> Int, eventLoops: any EventLoopGroup, logger: Logger,
         onServerRunning: @escaping @Sendable (any Channel) async -> Void
     ) -> any Service {
-        let responder = api.router.buildResponder()
-        let live = api.live
-        // The body limit a reload sets applies from the next request, as it does in the controller.
-        let configuration = HTTP1DispatchChannel.Configuration(maxRequestBodyBytes: { live.maxBodyBytes }, serverName: "passgate")
+        let responder = router.buildResponder()
+        let configuration = HTTP1DispatchChannel.Configuration(maxRequestBodyBytes: maxRequestBodyBytes, serverName: serverName)
         let channel = HTTP1DispatchChannel(requestsOnEventLoop: requestsOnEventLoop, configuration: configuration) { request, channel in
             do {
                 return try await responder.respond(to: request, context: PassgateRequestContext(source: .init(channel: channel, logger: logger)))
@@ -83,7 +85,7 @@ extension PassgateRuntime {
             }
         }
         return Server(
-            childChannelSetup: channel, configuration: .init(address: .hostname(server.host, port: server.port), serverName: "passgate"),
+            childChannelSetup: channel, configuration: .init(address: .hostname(host, port: port), serverName: serverName),
             onServerRunning: onServerRunning, eventLoopGroup: eventLoops, logger: logger)
     }
 }

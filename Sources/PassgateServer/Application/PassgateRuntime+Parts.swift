@@ -63,7 +63,7 @@ extension PassgateRuntime {
         let admin = configuration.admin
         guard let keyHash = admin.apiKeySHA256 else { return nil }
         let adminLogger = Self.listenerLogger(logger, "admin")
-        return Self.listener(
+        return Self.operationsListener(
             "admin", router: buildAdminRouter(reloader: reloader, keyHash: keyHash, metrics: metrics, logger: adminLogger),
             host: admin.host, port: admin.port, eventLoops: eventLoops, logger: adminLogger, ready: ports.admin)
     }
@@ -75,7 +75,7 @@ extension PassgateRuntime {
         let settings = configuration.metrics
         guard settings.enabled else { return nil }
         let metricsLogger = Self.listenerLogger(logger, "metrics")
-        return Self.listener(
+        return Self.operationsListener(
             "metrics", router: buildMetricsRouter(registry: registry, metrics: metrics, logger: metricsLogger),
             host: settings.host, port: settings.port, eventLoops: eventLoops, logger: metricsLogger, ready: ports.metrics)
     }
@@ -86,22 +86,23 @@ extension PassgateRuntime {
         return listenerLogger
     }
 
-    /// An operations listener (admin, metrics): logs `<name> listening` and reports its port once bound.
-    private static func listener(
+    /// The largest request body an operations listener collects: their routes read none.
+    static let operationsMaxBodyBytes = 64 << 10
+
+    /// An operations listener (admin, metrics): logs `<name> listening` and reports its port once
+    /// bound. Its requests run on the pool, never on the loop.
+    private static func operationsListener(
         _ name: String, router: Router<PassgateRequestContext>, host: String, port: Int, eventLoops: any EventLoopGroup, logger: Logger,
         ready: @escaping @Sendable (Int) async -> Void
     ) -> any Service {
-        Application(
-            router: router,
-            configuration: .init(address: .hostname(host, port: port), serverName: "passgate-\(name)"),
+        listener(
+            router: router, host: host, port: port, serverName: "passgate-\(name)", requestsOnEventLoop: 0,
+            maxRequestBodyBytes: { operationsMaxBodyBytes }, eventLoops: eventLoops, logger: logger,
             onServerRunning: { channel in
                 let bound = channel.localAddress?.port ?? port
                 logger.notice("\(name) listening", metadata: ["host": .string(host), "port": .stringConvertible(bound)])
                 await ready(bound)
-            },
-            eventLoopGroupProvider: .shared(eventLoops),
-            logger: logger
-        )
+            })
     }
 
     /// The runtime was built from a configuration value, not a file: there is nothing to re-read.

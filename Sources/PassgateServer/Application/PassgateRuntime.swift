@@ -117,8 +117,11 @@ public struct PassgateRuntime: Sendable {
             expectsAdmin: configuration.admin.isEnabled, expectsMetrics: configuration.metrics.enabled, onReady: onReady)
         let server = configuration.server
         let requestsOnEventLoop = server.requestsOnEventLoop ?? loopCount
-        let app = Self.apiListener(
-            api, server: server, requestsOnEventLoop: requestsOnEventLoop, eventLoops: eventLoops, logger: logger,
+        let live = api.live
+        let app = Self.listener(
+            router: api.router, host: server.host, port: server.port, serverName: "passgate", requestsOnEventLoop: requestsOnEventLoop,
+            // The body limit a reload sets applies from the next request, as it does in the controller.
+            maxRequestBodyBytes: { live.maxBodyBytes }, eventLoops: eventLoops, logger: logger,
             onServerRunning: { channel in
                 let port = channel.localAddress?.port ?? server.port
                 logger.notice("listening", metadata: [
