@@ -25,7 +25,11 @@ public struct RunningPassgate: Sendable {
         _ configuration: PassgateConfiguration, apiKey: String = "", clock: any WallClock = SystemWallClock(), logs: MemoryLogSink = MemoryLogSink(),
         reload: (@Sendable () throws -> PassgateConfiguration)? = nil, _ body: (RunningPassgate) async throws -> T
     ) async throws -> T {
-        let runtime = PassgateRuntime(configuration: configuration, logSink: logs, clock: clock, reload: reload)
+        var runtime = PassgateRuntime(configuration: configuration, logSink: logs, clock: clock, reload: reload)
+        // Tests stop instances by cancelling them, often with calls still in flight, while the
+        // process runs hundreds of tests on two cores: 5 s was exceeded once, and ServiceLifecycle
+        // then ends the whole test process.
+        runtime.maximumCancellationDuration = .seconds(120)
         let (stream, continuation) = AsyncStream<(PassgateRuntime.Endpoints, Int?)>.makeStream()
         let task = Task {
             defer { continuation.finish() }

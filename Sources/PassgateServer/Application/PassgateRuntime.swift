@@ -41,6 +41,12 @@ public struct PassgateRuntime: Sendable {
     public var prepareReload: @Sendable (inout PassgateConfiguration) -> Void = { _ in }
     /// Told every applied configuration (the embedded sandbox learns the new credentials).
     public var didReload: @Sendable (PassgateConfiguration) -> Void = { _ in }
+    /// How long the services get to stop once cancelled (after the graceful phase, or when the
+    /// task running ``run(signals:onReady:)`` is cancelled) before ServiceLifecycle ends the
+    /// process. Requests still in flight are waited for (a spent token's outcome must reach the
+    /// replay cache and the audit log), and their finishing needs CPU: a test process that shares
+    /// two cores with hundreds of tests gives its instances longer.
+    public var maximumCancellationDuration: Duration = .seconds(5)
 
     public init(
         configuration: PassgateConfiguration, logSink: any LogSink = StandardOutputSink(), clock: any WallClock = SystemWallClock(),
@@ -148,7 +154,7 @@ public struct PassgateRuntime: Sendable {
 
         var groupConfiguration = ServiceGroupConfiguration(services: services, gracefulShutdownSignals: signals, logger: logger)
         groupConfiguration.maximumGracefulShutdownDuration = .seconds(server.drainSeconds + server.shutdownTimeoutSeconds)
-        groupConfiguration.maximumCancellationDuration = .seconds(5)
+        groupConfiguration.maximumCancellationDuration = maximumCancellationDuration
         let group = ServiceGroup(configuration: groupConfiguration)
         // Requests' pool jobs go to Dispatch's global queue (PoolTaskExecutor), not Swift's own
         // executor: the rest of the service (accept loops, each connection's start) must wait in

@@ -50,10 +50,13 @@ final class StateStoreMonitor: Service, Sendable {
         return problem
     }
 
+    /// Checks every `interval` until the service group shuts down. A graceful shutdown ends the
+    /// wait between checks at once: the group waits for every service to return before the process
+    /// exits, and a plain sleep held `passgate serve`'s stop up to `interval` past its drain.
     func run() async throws {
         while !Task.isCancelled, !Task.isShuttingDownGracefully {
             _ = await check()
-            try? await Task.sleep(for: interval)
+            try? await cancelWhenGracefulShutdown { try await Task.sleep(for: self.interval) }
         }
     }
 }
