@@ -105,7 +105,9 @@ struct CircuitBreakerTests {
         let slowSettings = { () -> SandboxConfiguration in
             var settings = TestConfiguration.make().sandboxConfiguration
             settings.port = 0
-            settings.latencyMs = 4000
+            // Long enough that the held call still has the only slot when the probe arrives: in a
+            // loaded test process the probe's handler may start seconds after the test sends it.
+            settings.latencyMs = 6000
             return settings
         }()
         let slow = CarrierSandbox(configuration: slowSettings, logger: Logger(label: "test.slow"))
