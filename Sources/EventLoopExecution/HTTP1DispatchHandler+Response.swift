@@ -42,11 +42,19 @@ extension HTTP1DispatchHandler {
     /// a second buffer of their own.
     static let bodyBytesCopiedWithHead = 16 * 1024
 
-    /// Writes one whole answer and flushes it: the head and the body if any; then starts the next
-    /// pending request, or closes the connection. On the loop.
-    func write(context: ChannelHandlerContext, answer: HTTPResponse, body: ByteBuffer?, to framing: ResponseFraming) {
-        answered()
+    /// Writes one whole answer and flushes it: the head and the body if any; then runs the
+    /// request's deferred work (``AfterAnswer``), and starts the next pending request or closes
+    /// the connection. On the loop.
+    ///
+    /// The request counts as being answered until its deferred work has run: the connection's
+    /// `finished`, which the server's shutdown waits for, cannot come before the audit record.
+    func write(
+        context: ChannelHandlerContext, answer: HTTPResponse, body: ByteBuffer?, to framing: ResponseFraming,
+        then after: AfterAnswer.Work? = nil
+    ) {
         guard !removed else {
+            after?.run()
+            answered()
             finished.succeed()
             return
         }
@@ -67,6 +75,7 @@ extension HTTP1DispatchHandler {
         }
         guard !framing.keepAlive else {
             context.writeAndFlush(wrapOutboundOut(bytes), promise: nil)
+            finishAnswer(after)
             startNext(context: context)
             writeContinueIfDue(context: context)
             return
@@ -77,6 +86,15 @@ extension HTTP1DispatchHandler {
         context.writeAndFlush(wrapOutboundOut(bytes)).whenComplete { _ in
             connection.close(promise: nil)
         }
+        finishAnswer(after)
+    }
+
+    /// The answer is written: runs its deferred work, then ends the request's turn. A pipeline
+    /// that dropped the handler meanwhile (the write found the connection gone) waited for this.
+    private func finishAnswer(_ after: AfterAnswer.Work?) {
+        after?.run()
+        answered()
+        if removed { finished.succeed() }
     }
 }
 

@@ -243,12 +243,16 @@ final class HTTP1DispatchHandler: ChannelDuplexHandler, RemovableChannelHandler 
         let channel = context.channel
         affinity?.requestStarted()
         Task(executorPreference: executor) {
-            let (answer, body, failed) = await ResponseBodyCollector.collect(respond(request, channel))
+            let after = AfterAnswer.Work()
+            let (answer, body, failed) = await AfterAnswer.$current.withValue(after) {
+                await ResponseBodyCollector.collect(respond(request, channel))
+            }
             affinity?.requestFinished()
             let framing = failed ? framing.closing() : framing
             if loop.inEventLoop {
-                target.value.handler.write(context: target.value.context, answer: answer, body: body, to: framing)
+                target.value.handler.write(context: target.value.context, answer: answer, body: body, to: framing, then: after)
             } else {
+                after.run()
                 loop.execute {
                     target.value.handler.write(context: target.value.context, answer: answer, body: body, to: framing)
                 }

@@ -1,5 +1,6 @@
 import PassgateCore
 import CoreMetrics
+import EventLoopExecution
 import Foundation
 import Logging
 import NIOCore
@@ -168,16 +169,20 @@ struct ProviderGateway: CarrierGateway {
     /// log is off. A success that the audit log records is at debug: its audit line already holds
     /// every field but the masked number, which the request's own line carries, and a second info
     /// line per request would cost more CPU than the rest of Passgate's own work on it.
+    ///
+    /// All three once the request's answer is on the wire (``AfterAnswer``): none of them changes it.
     private func record(_ call: CarrierCall?, lane: Lane, appId: String, masked: String?, logger: Logger) {
         guard let call else { return }
-        lane.series(call.operation).record(call)
-        audit.record(AuditRecord(
-            requestId: logger[metadataKey: "requestId"]?.description ?? "-", client: logger[metadataKey: "client"]?.description ?? "-",
-            appId: appId, call: call
-        ))
-        // The metadata is an autoclosure: not built at all when the level is filtered out.
-        logger.log(level: call.normalizedCode == "ok" && auditsCalls ? .debug : .info, "carrier call",
-                   metadata: Self.lineMetadata(call, masked: masked))
+        let audit = audit, level: Logger.Level = call.normalizedCode == "ok" && auditsCalls ? .debug : .info
+        AfterAnswer.schedule {
+            lane.series(call.operation).record(call)
+            audit.record(AuditRecord(
+                requestId: logger[metadataKey: "requestId"]?.description ?? "-", client: logger[metadataKey: "client"]?.description ?? "-",
+                appId: appId, call: call
+            ))
+            // The metadata is an autoclosure: not built at all when the level is filtered out.
+            logger.log(level: level, "carrier call", metadata: Self.lineMetadata(call, masked: masked))
+        }
     }
 
     private static func lineMetadata(_ call: CarrierCall, masked: String?) -> Logger.Metadata {

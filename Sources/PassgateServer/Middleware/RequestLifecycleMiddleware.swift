@@ -1,5 +1,6 @@
 import PassgateCore
 import CoreMetrics
+import EventLoopExecution
 import Foundation
 import HTTPTypes
 import Hummingbird
@@ -55,8 +56,12 @@ struct RequestLifecycleMiddleware: RouterMiddleware {
         }
         let route = context.endpointPath ?? "unmatched"
         let elapsed = ContinuousClock.now - started
-        metrics.recordRequest(route: route, method: request.method.rawValue, status: response.status.code, duration: elapsed)
-        log(request: request, context: context, route: route, status: response.status.code, elapsed: elapsed, failure: failure)
+        let status = response.status.code
+        // Once the answer is on the wire: neither changes it (AfterAnswer).
+        AfterAnswer.schedule { [self, context, failure] in
+            metrics.recordRequest(route: route, method: request.method.rawValue, status: status, duration: elapsed)
+            log(request: request, context: context, route: route, status: status, elapsed: elapsed, failure: failure)
+        }
         return response
     }
 
