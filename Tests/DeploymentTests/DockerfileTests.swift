@@ -5,15 +5,20 @@ import Testing
 /// the container starts, and that it agrees with the Kubernetes manifests and the configuration.
 @Suite("Dockerfile")
 struct DockerfileTests {
-    @Test("a Swift 6 build stage compiles a static-stdlib release; the runtime stage is bookworm-slim")
+    @Test("a Swift 6 build stage compiles a static-stdlib release through scripts/build-release; the runtime stage is bookworm-slim")
     func stages() throws {
         let dockerfile = try Dockerfile.shipped()
         try #require(dockerfile.stages.count == 2, "expected a build stage and a runtime stage")
         let build = dockerfile.stages[0], runtime = dockerfile.stages[1]
         #expect(build.image.hasPrefix("swift:6.") && build.image.contains("bookworm"), "build image \(build.image)")
         #expect(build.name == "build")
-        let builds = build.all("RUN").map(\.arguments).filter { $0.contains("swift build") }
-        #expect(builds.contains { $0.contains("-c release") && $0.contains("--static-swift-stdlib") })
+        // The image is built as the benchmark builds (bench/run): one script, with the code layout.
+        #expect(build.all("RUN").contains { $0.arguments.hasPrefix("scripts/build-release --product passgate") })
+        #expect(build.all("COPY").contains { $0.arguments == "scripts/build-release scripts/link-order.txt ./scripts/" })
+        let script = try Repository.text("scripts/build-release")
+        for flag in ["swift build -c release --static-swift-stdlib", "-function-sections", "--section-ordering-file=", "scripts/link-order.txt"] {
+            #expect(script.contains(flag), "scripts/build-release lacks \(flag)")
+        }
         #expect(runtime.image == "debian:bookworm-slim")
         // The runtime stage takes only built files from the build stage, nothing from the context.
         for copy in runtime.all("COPY") + runtime.all("ADD") {
@@ -28,7 +33,8 @@ struct DockerfileTests {
             for copy in stage.all("COPY") + stage.all("ADD") where !copy.arguments.hasPrefix("--from=") {
                 let sources = copy.arguments.split(separator: " ").dropLast().filter { !$0.hasPrefix("--") }
                 for source in sources {
-                    #expect(["Package.*", "Sources", "Tests"].contains(source), "line \(copy.line) copies \(source) from the build context")
+                    #expect(["Package.*", "Sources", "Tests", "scripts/build-release", "scripts/link-order.txt"].contains(source),
+                            "line \(copy.line) copies \(source) from the build context")
                 }
             }
             for setting in stage.all("ENV") + stage.all("ARG") {

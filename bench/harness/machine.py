@@ -10,10 +10,12 @@ import time
 
 REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 SCRATCH = os.path.join(REPO, ".build-static")
-# As deploy/Dockerfile builds it: the Swift runtime and Foundation linked into the binary. That is
-# the binary that ships, and its idle RSS is ~5 MB below the dynamically linked one (bench/PROFILE.md).
+# scripts/build-release, as deploy/Dockerfile builds: the Swift runtime and Foundation linked into
+# the binary, its code laid out in scripts/link-order.txt's order. That is the binary that ships,
+# and its idle RSS is ~5 MB below the dynamically linked one (bench/PROFILE.md).
 PROXY_PRODUCT = "passgate-bench-proxy"  # Sources/passgate-bench-proxy: the bare-proxy reference
-BUILD_FLAGS = ["-c", "release", "--static-swift-stdlib", "--scratch-path", SCRATCH]
+BUILD_RELEASE = os.path.join(REPO, "scripts", "build-release")
+BUILD_FLAGS = ["--scratch-path", SCRATCH]
 
 
 def log(message):
@@ -46,12 +48,12 @@ def ensure_tools():
 
 
 def build():
-    """`swift build -c release --static-swift-stdlib` into .build-static; returns the binary's path."""
-    log(f"building the release binary (swift build {' '.join(BUILD_FLAGS).replace(REPO + '/', '')})")
+    """scripts/build-release into .build-static; returns the binary's path."""
+    log(f"building the release binary (scripts/build-release {' '.join(BUILD_FLAGS).replace(REPO + '/', '')})")
     started = time.monotonic()
     for product in ("passgate", PROXY_PRODUCT):
-        subprocess.run(["swift", "build"] + BUILD_FLAGS + ["--product", product], cwd=REPO, check=True)
-    bin_path = subprocess.run(["swift", "build"] + BUILD_FLAGS + ["--show-bin-path"],
+        subprocess.run([BUILD_RELEASE] + BUILD_FLAGS + ["--product", product], cwd=REPO, check=True)
+    bin_path = subprocess.run([BUILD_RELEASE] + BUILD_FLAGS + ["--show-bin-path"],
                               cwd=REPO, check=True, capture_output=True, text=True).stdout.strip()
     log(f"build done in {time.monotonic() - started:.0f}s")
     return os.path.join(bin_path, "passgate")

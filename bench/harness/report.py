@@ -4,7 +4,7 @@ import os
 import signal
 import subprocess
 
-from . import machine, syscalls
+from . import linkorder, machine, syscalls
 
 OP_TITLES = {"md5": "MD5 mode, POST /v1/phone-number", "rsa": "RSA mode (2048-bit), POST /v1/phone-number",
              "verify": "number verification, POST /v1/phone-number/verify",
@@ -650,7 +650,7 @@ def write_results(document, bench_dir):
     parts += [
         "## How it was measured",
         "",
-        "- `bench/run` builds `swift build -c release --static-swift-stdlib --scratch-path .build-static` (as deploy/Dockerfile does), generates a config in a "
+        "- `bench/run` builds with `scripts/build-release --scratch-path .build-static` (as deploy/Dockerfile does), generates a config in a "
         "temporary directory (2048-bit RSA keys, secrets as `file:` references, the embedded sandbox off, the "
         f"`cmcc`, `jverification`, `shanyan` and `aliyun` providers at the sandbox's loopback port, `maxConcurrentCalls: {document['maxConcurrentCalls']}`, "
         f"`eventLoop: {document.get('eventLoop', 'poll')}`, "
@@ -751,7 +751,8 @@ def callgrind_wrapper(directory):
     for old in os.listdir(directory):
         if old.startswith("callgrind.out"):
             os.remove(os.path.join(directory, old))
-    return ["valgrind", "--tool=callgrind", "--instr-atstart=no", "--fair-sched=yes",
+    # Symbols as the object names them: the tables are demangled afterwards, the link order needs them as they are.
+    return ["valgrind", "--tool=callgrind", "--demangle=no", "--instr-atstart=no", "--fair-sched=yes",
             f"--callgrind-out-file={os.path.join(directory, 'callgrind.out.%p')}"]
 
 
@@ -760,9 +761,10 @@ def callgrind_toggle(pid, on):
                    stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
 
 
-def summarize_callgrind(directory, requests):
+def summarize_callgrind(directory, requests, binary, run):
     """Instructions per request (callgrind counts instructions, so this repeats whatever else the
-    machine does) and the inclusive/self tables into DIRECTORY/callgrind-*.txt."""
+    machine does), the inclusive/self tables into DIRECTORY/callgrind-*.txt, and `binary`'s own
+    functions with their instructions per request into DIRECTORY/functions-RUN.tsv (linkorder.py)."""
     files = sorted(name for name in os.listdir(directory) if name.startswith("callgrind.out"))
     if not files:
         return None
@@ -779,6 +781,7 @@ def summarize_callgrind(directory, requests):
         demangled = subprocess.run(demangle, input=text, capture_output=True, text=True).stdout or text
         with open(os.path.join(directory, f"callgrind-{name}.txt"), "w") as handle:
             handle.write(demangled)
+    linkorder.write_tsv(os.path.join(directory, f"functions-{run}.tsv"), linkorder.functions(path, binary, requests))
     if total is None:
         return None
     per_request = total / max(requests, 1)
