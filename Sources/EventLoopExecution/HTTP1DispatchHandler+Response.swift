@@ -53,9 +53,7 @@ extension HTTP1DispatchHandler {
         then after: AfterAnswer.Work? = nil
     ) {
         guard !removed else {
-            after?.run()
-            answered()
-            finished.succeed()
+            finishAnswer(after)
             return
         }
         let framing = closesAfterThisAnswer ? framing.closing() : framing

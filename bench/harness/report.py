@@ -745,15 +745,16 @@ def summarize_perf(directory):
     machine.log(f"perf summaries in {directory}: self.txt, inclusive.txt, dso.txt")
 
 
-def callgrind_wrapper(directory):
-    """valgrind's callgrind with counting off until `callgrind_toggle` turns it on for the measured run."""
+def callgrind_wrapper(directory, prefix="callgrind.out", from_start=False):
+    """valgrind's callgrind writing DIRECTORY/PREFIX.PID; counting off until `callgrind_toggle` turns
+    it on for the measured run, or on from the first instruction (`from_start`)."""
     os.makedirs(directory, exist_ok=True)
     for old in os.listdir(directory):
-        if old.startswith("callgrind.out"):
+        if old.startswith(prefix):
             os.remove(os.path.join(directory, old))
     # Symbols as the object names them: the tables are demangled afterwards, the link order needs them as they are.
-    return ["valgrind", "--tool=callgrind", "--demangle=no", "--instr-atstart=no", "--fair-sched=yes",
-            f"--callgrind-out-file={os.path.join(directory, 'callgrind.out.%p')}"]
+    return ["valgrind", "--tool=callgrind", "--demangle=no", f"--instr-atstart={'yes' if from_start else 'no'}",
+            "--fair-sched=yes", f"--callgrind-out-file={os.path.join(directory, prefix + '.%p')}"]
 
 
 def callgrind_toggle(pid, on):
