@@ -14,9 +14,9 @@ import PassgateProviders
 ///       while `/readyz` answers 503
 ///     - `shutdownTimeoutSeconds` (int 1-300, default: 15; override `PASSGATE_SERVER_SHUTDOWNTIMEOUTSECONDS`): after the
 ///       drain, how long in-flight requests may take before the process exits anyway
-///     - `eventLoops` (int 1-256, default: half the cores, at least 1; override `PASSGATE_SERVER_EVENTLOOPS`): NIO
-///       event loop threads for the listeners' sockets
-///     - `requestsOnEventLoop` (int 0-4096, default: the number of event loops; override
+///     - `eventLoops` (int 1-256, default: one per core; override `PASSGATE_SERVER_EVENTLOOPS`): NIO
+///       event loop threads for the listeners' sockets, and for the API's requests (below)
+///     - `requestsOnEventLoop` (int 0-4096, default: 64 per event loop; override
 ///       `PASSGATE_SERVER_REQUESTSONEVENTLOOP`): while at most this many requests are in flight on a listener, each
 ///       runs on the event loop that read it; above it, on Swift's pool (a thread per core); 0: always the pool
 ///   - `admin` (mapping, optional): the operations listener serving `POST /admin/reload`

@@ -53,12 +53,12 @@ public struct ServerSettings: Sendable, Equatable {
     public var drainSeconds = 5
     /// After the drain period: how long in-flight requests (carrier calls included) may still take.
     public var shutdownTimeoutSeconds = 15
-    /// NIO event loop threads serving the listeners' sockets; `nil`: half the cores, at least one.
+    /// NIO event loop threads serving the listeners' sockets and running the API's requests; `nil`: one per core.
     public var eventLoops: Int?
     /// While at most this many requests are in flight on a listener, each runs on the event loop
     /// that read it (one thread per request, no hand-off to Swift's pool and back); above it they
     /// run on Swift's cooperative pool (a thread per core), which shares work between cores under
-    /// load. `nil`: as many as there are event loops; 0: always the pool.
+    /// load. `nil`: 64 per event loop; 0: always the pool.
     public var requestsOnEventLoop: Int?
 
     public init() {}

@@ -55,16 +55,14 @@ struct BenchProxy {
                 body: ResponseBody(byteBuffer: ByteBuffer(bytes: reply.body))
             )
         }
-        // As many event loops as Passgate's default (`server.eventLoops`: half the cores), so the
-        // bare stack is measured in the shape Passgate runs in.
-        let loopCount = max(1, System.coreCount / 2)
+        // Passgate's defaults for both (`ListenerDefaults`), so the bare stack is measured in the
+        // shape Passgate runs in: the same listener as its API (`PassgateRuntime.listener`),
+        // Hummingbird's `Server` with `HTTP1DispatchChannel`.
+        let loopCount = ListenerDefaults.eventLoops(cores: System.coreCount)
         let eventLoops = MultiThreadedEventLoopGroup(numberOfThreads: loopCount)
-        // The same listener as Passgate's API (`PassgateRuntime.listener`): Hummingbird's
-        // `Server` with `HTTP1DispatchChannel`, requests on their loop while no more are in flight
-        // than there are loops (`server.requestsOnEventLoop`).
         let responder = router.buildResponder()
         let requestLogger = logger
-        let channel = HTTP1DispatchChannel(requestsOnEventLoop: loopCount) { request, channel in
+        let channel = HTTP1DispatchChannel(requestsOnEventLoop: ListenerDefaults.requestsOnEventLoop(loops: loopCount)) { request, channel in
             do {
                 return try await responder.respond(to: request, context: BasicRequestContext(source: .init(channel: channel, logger: requestLogger)))
             } catch {

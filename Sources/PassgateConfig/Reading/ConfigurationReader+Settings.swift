@@ -33,7 +33,7 @@ extension ConfigurationReader {
         if let seconds = int("shutdownTimeoutSeconds", in: section, 1...300, note: " (how long in-flight requests may take after the drain)") {
             settings.shutdownTimeoutSeconds = seconds
         }
-        if let loops = int("eventLoops", in: section, 1...256, note: " (socket I/O threads; leave it out for half the cores)") {
+        if let loops = int("eventLoops", in: section, 1...256, note: " (socket I/O threads; leave it out for one per core)") {
             settings.eventLoops = loops
         }
         let onLoopNote = " (requests in flight that still run on their event loop; 0 runs every request on Swift's pool)"

@@ -71,7 +71,7 @@ public struct PassgateRuntime: Sendable {
     /// the configuration when `reload` is set. `onReady` is called once the API (and the admin
     /// listener, when configured) listen.
     public func run(signals: [UnixSignal] = [], onReady: @escaping @Sendable (Endpoints) async -> Void = { _ in }) async throws {
-        let loopCount = configuration.server.eventLoops ?? Self.defaultEventLoops(cores: System.coreCount)
+        let loopCount = configuration.server.eventLoops ?? ListenerDefaults.eventLoops(cores: System.coreCount)
         let eventLoops = MultiThreadedEventLoopGroup(numberOfThreads: loopCount)
         do {
             try await runServices(on: eventLoops, loopCount: loopCount, signals: signals, onReady: onReady)
@@ -122,7 +122,7 @@ public struct PassgateRuntime: Sendable {
         let ports = ListenerPorts(
             expectsAdmin: configuration.admin.isEnabled, expectsMetrics: configuration.metrics.enabled, onReady: onReady)
         let server = configuration.server
-        let requestsOnEventLoop = server.requestsOnEventLoop ?? loopCount
+        let requestsOnEventLoop = server.requestsOnEventLoop ?? ListenerDefaults.requestsOnEventLoop(loops: loopCount)
         let live = api.live
         let app = Self.listener(
             router: api.router, host: server.host, port: server.port, serverName: "passgate", requestsOnEventLoop: requestsOnEventLoop,
@@ -160,14 +160,6 @@ public struct PassgateRuntime: Sendable {
         // executor: the rest of the service (accept loops, each connection's start) must wait in
         // the same queue, or it waits for a turn per pass through theirs (bench/PROFILE.md, round 16).
         try await withTaskExecutorPreference(PoolTaskExecutor.shared) { try await group.run() }
-    }
-
-    /// Event loop threads when `server.eventLoops` is not set: half the cores, at least one. Under
-    /// load the loops only move bytes and frame HTTP; the handlers, most of a request's CPU, run on
-    /// Swift's cooperative pool, which has a thread per core already. A loop per core as well put twice as
-    /// many busy threads as cores and cost CPU in preemption (bench/PROFILE.md, round 9).
-    static func defaultEventLoops(cores: Int) -> Int {
-        max(1, cores / 2)
     }
 }
 
