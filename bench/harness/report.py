@@ -268,13 +268,18 @@ def error_table(document):
 
 def switch_table(document):
     """Context switches per request by thread role (voluntary + involuntary)."""
-    groups = ("pool", "nio", "curl", "audit")
-    lines = ["| run | Swift cooperative pool | NIO event loops | curl engine | audit writer |", "|---|--:|--:|--:|--:|"]
+    groups = ("pool", "nio", "curl", "audit", "other")
+    lines = ["| run | Swift cooperative pool | NIO event loops | curl engine | audit writer | other | whole process |",
+             "|---|--:|--:|--:|--:|--:|--:|"]
     for record in document["results"].values():
         switches = record.get("threadSwitchesPerRequest")
         if not switches:
             continue
         cells = [f"{switches[group][0]:.2f} + {switches[group][1]:.2f}" if group in switches else "-" for group in groups]
+        # The Go servers' threads have no roles (all "other"); the total is what compares across servers.
+        voluntary = sum(pair[0] for pair in switches.values())
+        involuntary = sum(pair[1] for pair in switches.values())
+        cells.append(f"{voluntary:.2f} + {involuntary:.2f}")
         lines.append(f"| {record['name']} | " + " | ".join(cells) + " |")
     return "\n".join(lines) if len(lines) > 2 else "_(not recorded in this run)_"
 
@@ -619,15 +624,17 @@ def write_results(document, bench_dir):
         budget_table(document),
         "",
         "Passgate's share by thread (CPU ms per request; from /proc/PID/task/*/stat around the measured run). "
-        "The cooperative pool runs the request handlers (JSON, auth, replay cache, signing, RSA, logging, audit "
-        "records); the NIO event loops the inbound HTTP; the curl engine the outbound HTTP (`eventLoop: "
+        "The request handlers (JSON, auth, replay cache, signing, RSA, logging, audit records) run on the NIO "
+        "event loop that read the request while few are in flight (`server.requestsOnEventLoop`) and on Swift's "
+        "cooperative pool beyond that; the loops also do the inbound HTTP; the curl engine the outbound HTTP (`eventLoop: "
         f"{document.get('eventLoop', 'poll')}`); the audit writer the billing lines.",
         "",
         thread_table(document),
         "",
         "Context switches per request by thread role, voluntary + involuntary (from /proc/PID/task/*/status "
         "around the measured run). A voluntary switch is a thread going to sleep for want of work, so each one "
-        "is a later wake-up that some other thread paid a system call for; involuntary ones are preemptions.",
+        "is a later wake-up that some other thread paid a system call for; involuntary ones are preemptions. "
+        "The Go servers' threads have no roles (all *other*): hold their *whole process* against Passgate's.",
         "",
         switch_table(document),
         "",
