@@ -233,9 +233,12 @@ def budget_table(document):
     return "\n".join(lines)
 
 
+# The roles procs.thread_group gives a process's threads, in the tables' column order; the Go servers' are all "other".
+THREAD_ROLES = ("pool", "nio", "curl", "audit", "other")
+
+
 def thread_table(document):
     """Passgate's CPU per request by thread role: where its share of the budget goes."""
-    groups = ("pool", "nio", "curl", "audit", "other")
     lines = ["| run | total | Swift cooperative pool | NIO event loops | curl engine | audit writer | other |",
              "|---|--:|--:|--:|--:|--:|--:|"]
     for record in document["results"].values():
@@ -243,7 +246,7 @@ def thread_table(document):
         if not threads:
             continue
         lines.append(f"| {record['name']} | {_fmt(record.get('cpuPer1k'), 3)} | "
-                     + " | ".join(_fmt(threads.get(group, 0.0), 3) for group in groups) + " |")
+                     + " | ".join(_fmt(threads.get(group, 0.0), 3) for group in THREAD_ROLES) + " |")
     return "\n".join(lines) if len(lines) > 2 else "_(not recorded in this run)_"
 
 
@@ -268,18 +271,18 @@ def error_table(document):
 
 def switch_table(document):
     """Context switches per request by thread role (voluntary + involuntary)."""
-    groups = ("pool", "nio", "curl", "audit", "other")
+    def cell(voluntary, involuntary):
+        return f"{voluntary:.2f} + {involuntary:.2f}"
+
     lines = ["| run | Swift cooperative pool | NIO event loops | curl engine | audit writer | other | whole process |",
              "|---|--:|--:|--:|--:|--:|--:|"]
     for record in document["results"].values():
         switches = record.get("threadSwitchesPerRequest")
         if not switches:
             continue
-        cells = [f"{switches[group][0]:.2f} + {switches[group][1]:.2f}" if group in switches else "-" for group in groups]
+        cells = [cell(*switches[group]) if group in switches else "-" for group in THREAD_ROLES]
         # The Go servers' threads have no roles (all "other"); the total is what compares across servers.
-        voluntary = sum(pair[0] for pair in switches.values())
-        involuntary = sum(pair[1] for pair in switches.values())
-        cells.append(f"{voluntary:.2f} + {involuntary:.2f}")
+        cells.append(cell(*(sum(column) for column in zip(*switches.values()))))
         lines.append(f"| {record['name']} | " + " | ".join(cells) + " |")
     return "\n".join(lines) if len(lines) > 2 else "_(not recorded in this run)_"
 
