@@ -21,6 +21,10 @@ def cpu_seconds(pid):
     return (int(fields[11]) + int(fields[12])) / CLOCK_TICKS
 
 
+# Every role thread_group gives, in the order RESULTS.md's tables show them; the Go servers' threads are all "other".
+THREAD_ROLES = ("pool", "nio", "curl", "audit", "other")
+
+
 def thread_group(comm):
     """The role of a Passgate thread, from its name: the curl engine, NIO's event loops, Swift's
     cooperative pool (named by Dispatch's worker queue), the audit writer, or other."""

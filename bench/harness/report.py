@@ -5,6 +5,7 @@ import signal
 import subprocess
 
 from . import linkorder, machine, syscalls
+from .procs import THREAD_ROLES
 
 OP_TITLES = {"md5": "MD5 mode, POST /v1/phone-number", "rsa": "RSA mode (2048-bit), POST /v1/phone-number",
              "verify": "number verification, POST /v1/phone-number/verify",
@@ -231,10 +232,6 @@ def budget_table(document):
         lines.append(f"| {record['name']} | {_fmt(parts[0], 3)} | {_fmt(parts[1], 3)} | {_fmt(parts[2], 3)} | {_fmt(total, 3)} "
                      f"| {_fmt(bound, 0)} | {record['rps']:.0f} | {_pct(_ratio(record['rps'], bound))} |")
     return "\n".join(lines)
-
-
-# The roles procs.thread_group gives a process's threads, in the tables' column order; the Go servers' are all "other".
-THREAD_ROLES = ("pool", "nio", "curl", "audit", "other")
 
 
 def thread_table(document):
