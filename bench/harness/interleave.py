@@ -113,13 +113,27 @@ def value_at(curve, percentile):
     return curve[-1][1] if curve else 0
 
 
+def _by_role(before, after, zero, minus, plus):
+    """Per-thread readings ({tid: (role, value)}) turned into what each role cost between them: a
+    thread alive at both readings adds its own increase, one started since adds all it has, and
+    one that exited since adds nothing (its counts left with it, so never a negative share)."""
+    roles = {}
+    for tid, (role, value) in after.items():
+        start = before.get(tid)
+        increase = minus(value, start[1]) if start and start[0] == role else value
+        roles[role] = plus(roles.get(role, zero), increase)
+    return roles
+
+
 def difference(before, after):
     """What a run cost, from two readings (bench/run's Bench.reading): CPU seconds of the server,
     its threads by role and the sandbox, and context switches by role."""
     return {"passgate": (after["passgate"] - before["passgate"]) if after["passgate"] is not None else 0.0,
-            "threads": {group: value - before["threads"].get(group, 0.0) for group, value in after["threads"].items()},
-            "switches": {group: tuple(count - start for count, start in zip(counts, before["switches"].get(group, (0, 0))))
-                         for group, counts in after["switches"].items()},
+            "threads": _by_role(before["threads"], after["threads"], 0.0,
+                                lambda a, b: a - b, lambda a, b: a + b),
+            "switches": _by_role(before["switches"], after["switches"], (0, 0),
+                                 lambda a, b: tuple(x - y for x, y in zip(a, b)),
+                                 lambda a, b: tuple(x + y for x, y in zip(a, b))),
             "sandbox": after["sandbox"] - before["sandbox"]}
 
 

@@ -40,7 +40,7 @@ def thread_group(comm):
 
 
 def _thread_files(pid, name):
-    """The text of /proc/PID/task/*/NAME for each thread still alive when read."""
+    """(thread id, text of /proc/PID/task/TID/NAME) for each thread still alive when read."""
     try:
         tasks = os.listdir(f"/proc/{pid}/task")
     except OSError:
@@ -48,34 +48,35 @@ def _thread_files(pid, name):
     for tid in tasks:
         try:
             with open(f"/proc/{pid}/task/{tid}/{name}") as handle:
-                yield handle.read()
+                yield int(tid), handle.read()
         except OSError:
             continue
 
 
 def thread_cpu_seconds(pid):
-    """utime + stime per thread role (see thread_group) of `pid`, in seconds. Threads that exited
-    are not counted, so take the difference of two readings around a run of long-lived threads."""
-    totals = {}
-    for text in _thread_files(pid, "stat"):
+    """{thread id: (role, utime + stime in seconds)} of `pid` (role: see thread_group). Keyed by
+    thread so that interleave.difference subtracts each thread's own earlier reading: a thread
+    that exits between two readings takes its time with it, and subtracting readings summed by
+    role would then count it against the threads still alive (a negative share)."""
+    threads = {}
+    for tid, text in _thread_files(pid, "stat"):
         comm = text[text.index("(") + 1:text.rindex(")")]
         fields = text.rsplit(")", 1)[1].split()
-        group = thread_group(comm)
-        totals[group] = totals.get(group, 0.0) + (int(fields[11]) + int(fields[12])) / CLOCK_TICKS
-    return totals
+        threads[tid] = (thread_group(comm), (int(fields[11]) + int(fields[12])) / CLOCK_TICKS)
+    return threads
 
 
 def thread_switches(pid):
-    """Context switches (voluntary, involuntary) per thread role of `pid`: each hop of work to a
-    sleeping thread costs one, so per request they count the wake-ups CPU time alone hides."""
-    totals = {}
-    for text in _thread_files(pid, "status"):
+    """{thread id: (role, (voluntary, involuntary))} context switches of `pid`, keyed by thread as
+    thread_cpu_seconds is. Each hop of work to a sleeping thread costs one, so per request they
+    count the wake-ups CPU time alone hides."""
+    threads = {}
+    for tid, text in _thread_files(pid, "status"):
         lines = text.splitlines()
         group = thread_group(lines[0].split(":", 1)[1].strip())  # "Name:\t<comm>"
         counts = [int(line.split()[1]) for line in lines if "ctxt_switches:" in line]
-        voluntary, involuntary = totals.get(group, (0, 0))
-        totals[group] = (voluntary + counts[0], involuntary + counts[1])
-    return totals
+        threads[tid] = (group, (counts[0], counts[1]))
+    return threads
 
 
 def status_kb(pid, key):

@@ -59,8 +59,9 @@ class MergeTests(unittest.TestCase):
             self.assertLess(abs(value_at(merged, percentile) - expected) / expected, 0.03, percentile)
 
     def test_costs_accumulate_by_process_thread_role_and_sandbox(self):
-        before = {"passgate": 1.0, "threads": {"nio": 0.5}, "switches": {"nio": (10, 2)}, "sandbox": 3.0}
-        after = {"passgate": 1.5, "threads": {"nio": 0.7, "curl": 0.1}, "switches": {"nio": (15, 3)}, "sandbox": 3.4}
+        before = {"passgate": 1.0, "threads": {7: ("nio", 0.5)}, "switches": {7: ("nio", (10, 2))}, "sandbox": 3.0}
+        after = {"passgate": 1.5, "threads": {7: ("nio", 0.7), 9: ("curl", 0.1)},
+                 "switches": {7: ("nio", (15, 3))}, "sandbox": 3.4}
         total = no_costs()
         accumulate(total, difference(before, after))
         accumulate(total, difference(before, after))
@@ -70,6 +71,23 @@ class MergeTests(unittest.TestCase):
         self.assertAlmostEqual(total["threads"]["curl"], 0.2)
         self.assertEqual(total["switches"]["nio"], (10, 2))
 
+    def test_a_thread_that_exits_during_a_run_never_makes_its_role_negative(self):
+        # Pool thread 11 ran 2.0 s before the run and exited during it; thread 12 started during it.
+        before = {"passgate": 4.0, "threads": {10: ("pool", 1.0), 11: ("pool", 2.0)},
+                  "switches": {10: ("pool", (100, 5)), 11: ("pool", (300, 9))}, "sandbox": 0.0}
+        after = {"passgate": 4.4, "threads": {10: ("pool", 1.1), 12: ("pool", 0.05)},
+                 "switches": {10: ("pool", (104, 5)), 12: ("pool", (2, 1))}, "sandbox": 0.0}
+        costs = difference(before, after)
+        self.assertAlmostEqual(costs["threads"]["pool"], 0.15)
+        self.assertEqual(costs["switches"]["pool"], (6, 1))
+
+    def test_a_reused_thread_id_of_another_role_counts_from_zero(self):
+        before = {"passgate": 0.0, "threads": {5: ("pool", 3.0)}, "switches": {5: ("pool", (50, 0))}, "sandbox": 0.0}
+        after = {"passgate": 0.0, "threads": {5: ("curl", 0.2)}, "switches": {5: ("curl", (4, 1))}, "sandbox": 0.0}
+        costs = difference(before, after)
+        self.assertEqual(set(costs["threads"]), {"curl"})
+        self.assertAlmostEqual(costs["threads"]["curl"], 0.2)
+        self.assertEqual(costs["switches"]["curl"], (4, 1))
 
 if __name__ == "__main__":
     unittest.main()
