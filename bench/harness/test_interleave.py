@@ -89,5 +89,6 @@ class MergeTests(unittest.TestCase):
         self.assertAlmostEqual(costs["threads"]["curl"], 0.2)
         self.assertEqual(costs["switches"]["curl"], (4, 1))
 
+
 if __name__ == "__main__":
     unittest.main()
