@@ -116,6 +116,12 @@ public struct StateSettings: Sendable, Equatable, RedactedDescription {
     public var replayTTLSeconds = 300
     /// Resolved `replayKey` bytes (HMAC key for replay-cache keys); `nil` means generated per process.
     public var replayKey: [UInt8]?
+    /// A shared store's claim on a token lives this long unless its request renews it (every third
+    /// of it while the call waits and runs); only a stopped instance's claim lapses.
+    public var claimLeaseMs = 5_000
+    /// How long a request that finds another instance's live claim on its token waits for that
+    /// call's outcome before answering `call_in_progress`.
+    public var inFlightWaitMs = 5_000
 
     public init() {}
 
@@ -125,7 +131,8 @@ public struct StateSettings: Sendable, Equatable, RedactedDescription {
         [
             ("backend", backend.rawValue), ("redisUsername", redisUsername ?? "default"),
             ("redisPassword", redisPassword == nil ? "none" : "set"), ("replayTTLSeconds", "\(replayTTLSeconds)"),
-            ("replayKey", replayKey == nil ? "generated" : "set"),
+            ("replayKey", replayKey == nil ? "generated" : "set"), ("claimLeaseMs", "\(claimLeaseMs)"),
+            ("inFlightWaitMs", "\(inFlightWaitMs)"),
         ]
     }
 }

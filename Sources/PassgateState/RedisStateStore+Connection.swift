@@ -33,9 +33,11 @@ final class RedisConnection {
     /// Runs one command. A command that fails on a reused connection because the server had
     /// closed it (a Redis restart, an idle timeout) is sent once more on a fresh connection.
     ///
-    /// That retry is safe for every command the store sends: GET, SET … PX, PING and the
-    /// compare-and-delete script give the same result when repeated, and a repeated
-    /// `SET … NX` can only answer "not claimed" — never hand the same marker out twice.
+    /// That retry is safe for every command the store sends, because each gives the same result
+    /// when the first attempt did reach Redis: GET and PING read; a repeated claim by the same
+    /// owner finds its own claim and renews it (never "held by someone else"); a repeated renewal
+    /// or release finds the same owner; a repeated settle finds its own outcome and returns it as
+    /// the one already stored, which the caller compares with what it sent.
     func execute(_ arguments: [[UInt8]]) -> Result<RedisReply, StateStoreError> {
         let reused = context != nil
         switch attempt(arguments) {

@@ -7,8 +7,8 @@ import OpenSSLCrypto
 /// - Replay values live under `passgate:replay:<key>`, sealed with AES-256-GCM under
 ///   `encryptionKey` with the key as associated data, so Redis never holds them in clear and a
 ///   value copied to another key does not open.
-/// - In-flight markers live under `passgate:flight:<key>` (`SET … NX PX`); release is a Lua
-///   compare-and-delete, so an owner whose marker expired cannot drop a newer owner's.
+/// - Claims live under `passgate:flight:<key>`; claiming, renewing, settling and releasing are Lua
+///   scripts (RedisStateStore+Scripts.swift), so each check and its write are one atomic step.
 ///
 /// hiredis is blocking, so every call runs on a `BlockingWorkerPool` of `connections` dedicated OS
 /// threads (`pg-redis-N`), each a `RedisWorker` with its own connection. A command waits at most
@@ -27,7 +27,6 @@ public final class RedisStateStore: ExchangeStateStore {
 
     static let replayPrefix = "passgate:replay:"
     static let flightPrefix = "passgate:flight:"
-    static let releaseScript = "if redis.call('get',KEYS[1])==ARGV[1] then return redis.call('del',KEYS[1]) else return 0 end"
 
     /// - Parameters:
     ///   - url: `redis://host[:port][/db]`.
@@ -97,21 +96,13 @@ public final class RedisStateStore: ExchangeStateStore {
     public func get(_ key: String) async throws(StateStoreError) -> [UInt8]? {
         let reply = try await run(["GET", Self.replayPrefix + key])
         switch reply {
-        case .null:
-            return nil
-        case .bulk(let sealed):
-            do {
-                return try AESGCM.open(sealed, key: encryptionKey, associatedData: Array(key.utf8))
-            } catch {
-                throw StateStoreError(
-                    .corrupt, "redis at \(url.endpoint): a replay value does not decrypt (different replay encryption key, or altered)")
-            }
-        default:
-            throw unexpected(reply, to: "GET")
+        case .null: return nil
+        case .bulk(let sealed): return try open(sealed, key: key)
+        default: throw unexpected(reply, to: "GET")
         }
     }
 
-    public func set(_ key: String, value: [UInt8], ttlMs: Int) async throws(StateStoreError) {
+    public func settle(_ key: String, value: [UInt8], ttlMs: Int, owner: String?) async throws(StateStoreError) -> [UInt8]? {
         let sealed: [UInt8]
         do {
             sealed = try AESGCM.seal(value, key: encryptionKey, associatedData: Array(key.utf8))
@@ -120,18 +111,37 @@ public final class RedisStateStore: ExchangeStateStore {
         }
         // Redis rejects `PX 0`; a non-positive lifetime becomes the shortest one.
         let reply = try await run([
-            Array("SET".utf8), Array((Self.replayPrefix + key).utf8), sealed, Array("PX".utf8), Array(String(max(ttlMs, 1)).utf8),
+            Array("EVAL".utf8), Array(Self.settleScript.utf8), Array("2".utf8), Array((Self.replayPrefix + key).utf8),
+            Array((Self.flightPrefix + key).utf8), sealed, Array(String(max(ttlMs, 1)).utf8), Array((owner ?? "").utf8),
         ])
-        guard case .status = reply else { throw unexpected(reply, to: "SET") }
+        switch reply {
+        case .null: return nil
+        case .bulk(let stored): return try open(stored, key: key)
+        default: throw unexpected(reply, to: "EVAL (settle)")
+        }
     }
 
-    public func claim(_ key: String, owner: String, ttlMs: Int) async throws(StateStoreError) -> Bool {
-        let reply = try await run(["SET", Self.flightPrefix + key, owner, "NX", "PX", String(max(ttlMs, 1))])
-        switch reply {
-        case .status: return true
-        case .null: return false
-        default: throw unexpected(reply, to: "SET NX")
+    public func claim(_ key: String, owner: String, leaseMs: Int, ttlMs: Int) async throws(StateStoreError) -> ClaimAnswer {
+        let reply = try await run([
+            "EVAL", Self.claimScript, "2", Self.replayPrefix + key, Self.flightPrefix + key, owner, String(max(leaseMs, 1)),
+            String(max(ttlMs, 1)),
+        ])
+        guard case .array(let parts) = reply, case .bulk(let word)? = parts.first else { throw unexpected(reply, to: "EVAL (claim)") }
+        switch (String(decoding: word, as: UTF8.self), parts.count) {
+        case ("claimed", 1): return .claimed
+        case ("held", 1): return .held
+        case ("abandoned", 1): return .abandoned
+        case ("stored", 2):
+            guard case .bulk(let stored) = parts[1] else { throw unexpected(reply, to: "EVAL (claim)") }
+            return .stored(try open(stored, key: key))
+        default: throw unexpected(reply, to: "EVAL (claim)")
         }
+    }
+
+    public func renew(_ key: String, owner: String, leaseMs: Int) async throws(StateStoreError) -> Bool {
+        let reply = try await run(["EVAL", Self.renewScript, "1", Self.flightPrefix + key, owner, String(max(leaseMs, 1))])
+        guard case .integer(let renewed) = reply else { throw unexpected(reply, to: "EVAL (renew)") }
+        return renewed == 1
     }
 
     public func release(_ key: String, owner: String) async throws(StateStoreError) {
@@ -164,6 +174,16 @@ public final class RedisStateStore: ExchangeStateStore {
                 "redis at \(url.endpoint): \(command) answered with error \(code)")
         }
         return reply
+    }
+
+    /// Opens a sealed replay value stored under `key`.
+    private func open(_ sealed: [UInt8], key: String) throws(StateStoreError) -> [UInt8] {
+        do {
+            return try AESGCM.open(sealed, key: encryptionKey, associatedData: Array(key.utf8))
+        } catch {
+            throw StateStoreError(
+                .corrupt, "redis at \(url.endpoint): a replay value does not decrypt (different replay encryption key, or altered)")
+        }
     }
 
     private func unexpected(_ reply: RedisReply, to command: String) -> StateStoreError {

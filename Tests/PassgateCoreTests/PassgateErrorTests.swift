@@ -14,7 +14,7 @@ struct PassgateErrorTests {
         ("signature_rejected", false, "fix_config"), ("app_not_enabled", false, "fix_config"), ("ip_not_whitelisted", false, "fix_config"),
         ("quota_exhausted", false, "contact_provider"), ("msisdn_decrypt_failed", false, "fix_config"), ("carrier_rejected", false, "contact_provider"),
         ("carrier_error", false, "contact_provider"), ("carrier_bad_response", false, "new_token"), ("carrier_unavailable", true, "retry"),
-        ("carrier_timeout", false, "new_token"), ("service_draining", true, "retry"), ("config_invalid", false, "fix_config"),
+        ("carrier_timeout", false, "new_token"), ("service_draining", true, "retry"), ("call_in_progress", true, "retry"), ("config_invalid", false, "fix_config"),
         ("internal_error", false, "fallback_sms"),
     ]
 

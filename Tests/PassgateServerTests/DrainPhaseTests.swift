@@ -17,7 +17,7 @@ struct DrainPhaseTests {
     @Test("while stopping, API requests get 503 service_draining with Retry-After and no carrier call; /readyz 503, /healthz 200")
     func stoppingRefusesNewWork() async throws {
         let gateway = OneTimeTokenTests.CountingGateway { _ in .success(PhoneNumberOutcome(phoneNumber: "13800138000", carrierTaskId: "T")) }
-        let exchange = try OneTimeTokenExchange(gateway: gateway, store: MemoryStateStore(), replayKey: Array(repeating: 1, count: 32), ttlMs: 300_000, flightMs: 5000)
+        let exchange = try OneTimeTokenTests.exchange(gateway, store: MemoryStateStore())
         let readiness = Readiness(checks: [])
         let registry = PrometheusCollectorRegistry()
         let configuration = TestConfiguration.make(sandbox: false)

@@ -7,6 +7,7 @@ import Foundation
 import Logging
 import PassgateConfig
 import PassgateState
+import Prometheus
 import Synchronization
 import Testing
 
@@ -107,6 +108,24 @@ struct OneTimeTokenTests {
         await spare.shutdown()
     }
 
+    @Test("a call that may have reached the carrier without an answer it could read is remembered: the retry gets the same new_token answer and no second call",
+          arguments: [("connectionReset", "carrier_timeout"), ("noAnswer", "carrier_timeout"), ("truncatedJSON", "carrier_bad_response"), ("html", "carrier_bad_response")])
+    func mayBeSpentIsRemembered(fault: String, code: String) async throws {
+        var configuration = TestConfiguration.make(timeoutMs: 600)
+        configuration.providers[CMCC.providerID]?.circuitFailureThreshold = 100
+        try await withRunningPassgate(configuration) { passgate in
+            let token = try await passgate.mintToken(appId: Self.md5)
+            try await passgate.setFault(fault)
+            let first = try await passgate.post("/v1/phone-number", ["appId": Self.md5, "token": token])
+            #expect(first.errorCode == code && first.error["action"] as? String == "new_token", "\(first.body)")
+            try await passgate.setFault("none")
+            let retry = try await passgate.post("/v1/phone-number", ["appId": Self.md5, "token": token])
+            #expect(retry.errorCode == code && retry.error["action"] as? String == "new_token" && retry.error["retryable"] as? Bool == false, "\(retry.body)")
+            #expect((retry.error["message"] as? String)?.contains("may be spent") == true)
+            #expect(try await passgate.sandboxCalls() == 1)
+        }
+    }
+
     /// A gateway that counts calls and answers from a script.
     final class CountingGateway: CarrierGateway {
         let calls = Mutex(0)
@@ -124,63 +143,82 @@ struct OneTimeTokenTests {
         }
     }
 
-    /// The memory store, counting claims and releases, shared or not as the test says.
+    /// The memory store, counting the claims, renewals, settles and releases that reach it,
+    /// shared or not as the test says.
     final class CountingStore: ExchangeStateStore {
         let inner = MemoryStateStore()
         let shared: Bool
-        let claims = Mutex(0)
+        let roundTrips = Mutex(0)
 
         init(shared: Bool) { self.shared = shared }
 
         var isShared: Bool { shared }
         func get(_ key: String) async throws(StateStoreError) -> [UInt8]? { try await inner.get(key) }
-        func set(_ key: String, value: [UInt8], ttlMs: Int) async throws(StateStoreError) { try await inner.set(key, value: value, ttlMs: ttlMs) }
-        func claim(_ key: String, owner: String, ttlMs: Int) async throws(StateStoreError) -> Bool {
-            claims.withLock { $0 += 1 }
-            return try await inner.claim(key, owner: owner, ttlMs: ttlMs)
+        func settle(_ key: String, value: [UInt8], ttlMs: Int, owner: String?) async throws(StateStoreError) -> [UInt8]? {
+            roundTrips.withLock { $0 += 1 }
+            return try await inner.settle(key, value: value, ttlMs: ttlMs, owner: owner)
+        }
+        func claim(_ key: String, owner: String, leaseMs: Int, ttlMs: Int) async throws(StateStoreError) -> ClaimAnswer {
+            roundTrips.withLock { $0 += 1 }
+            return try await inner.claim(key, owner: owner, leaseMs: leaseMs, ttlMs: ttlMs)
+        }
+        func renew(_ key: String, owner: String, leaseMs: Int) async throws(StateStoreError) -> Bool {
+            roundTrips.withLock { $0 += 1 }
+            return try await inner.renew(key, owner: owner, leaseMs: leaseMs)
         }
         func release(_ key: String, owner: String) async throws(StateStoreError) {
-            claims.withLock { $0 += 1 }
+            roundTrips.withLock { $0 += 1 }
             try await inner.release(key, owner: owner)
         }
         func ping() async throws(StateStoreError) {}
     }
 
-    @Test("a store no other instance sees gets no claim or release round trips; a shared one gets one of each per call")
+    static func exchange(_ gateway: any CarrierGateway, store: any ExchangeStateStore, ttlMs: Int = 300_000) throws -> OneTimeTokenExchange {
+        try OneTimeTokenExchange(
+            gateway: gateway, store: store, replayKey: Array(repeating: 7, count: 32), ttlMs: ttlMs,
+            metrics: PassgateMetrics(factory: PrometheusMetricsFactory(registry: PrometheusCollectorRegistry())))
+    }
+
+    @Test("a store no other instance sees gets only the outcome's write; a shared one a claim and a write (the write drops the claim) per call")
     func claimsOnlyWhenShared() async throws {
         for shared in [false, true] {
             let store = CountingStore(shared: shared)
             let gateway = CountingGateway { _ in .success(PhoneNumberOutcome(phoneNumber: "13800138000", carrierTaskId: "T")) }
-            let exchange = try OneTimeTokenExchange(gateway: gateway, store: store, replayKey: Array(repeating: 7, count: 32), ttlMs: 300_000, flightMs: 5000)
+            let exchange = try Self.exchange(gateway, store: store)
             let first = await exchange.phoneNumber(client: "c", app: TestConfiguration.make().apps[0], token: "tok", logger: Logger(label: "test"))
             #expect((try? first.result.get())?.phoneNumber == "13800138000" && !first.replayed)
             let replay = await exchange.phoneNumber(client: "c", app: TestConfiguration.make().apps[0], token: "tok", logger: Logger(label: "test"))
             #expect(replay.replayed && gateway.calls.withLock { $0 } == 1)
-            #expect(store.claims.withLock { $0 } == (shared ? 2 : 0), "shared: \(shared)")
+            #expect(store.roundTrips.withLock { $0 } == (shared ? 2 : 1), "shared: \(shared)")
         }
     }
 
-    @Test("replay entries expire after their TTL; transport failures are never remembered")
+    @Test("replay entries expire after their TTL; a timeout after sending is remembered as may-be-spent, a refused connection is not")
     func expiryAndWhatIsRemembered() async throws {
         let now = Mutex<Int64>(0)
         let store = MemoryStateStore(nowMilliseconds: { now.withLock { $0 } })
         let gateway = CountingGateway { call in
-            call == 1
-                ? .failure(PassgateError(transport: TransportFailure(kind: .timeoutAfterSend, detail: "", host: "h")))
-                : .success(PhoneNumberOutcome(phoneNumber: "13800138000", carrierTaskId: "T\(call)"))
+            switch call {
+            case 1: .failure(PassgateError(transport: TransportFailure(kind: .connectionRefused, detail: "", host: "h")))
+            case 2: .success(PhoneNumberOutcome(phoneNumber: "13800138000", carrierTaskId: "T2"))
+            default: .failure(PassgateError(transport: TransportFailure(kind: .timeoutAfterSend, detail: "", host: "h")))
+            }
         }
-        let exchange = try OneTimeTokenExchange(gateway: gateway, store: store, replayKey: Array(repeating: 7, count: 32), ttlMs: 300_000, flightMs: 5000)
+        let exchange = try Self.exchange(gateway, store: store)
         let app = TestConfiguration.make().apps[0]
         let logger = Logger(label: "test")
         let first = await exchange.phoneNumber(client: "c", app: app, token: "tok", logger: logger)
-        #expect(first.result.failureCode == .carrierTimeout && !first.replayed)
+        #expect(first.result.failureCode == .carrierUnavailable && !first.replayed)
         let second = await exchange.phoneNumber(client: "c", app: app, token: "tok", logger: logger)
         #expect((try? second.result.get())?.carrierTaskId == "T2" && !second.replayed)
         let third = await exchange.phoneNumber(client: "c", app: app, token: "tok", logger: logger)
         #expect((try? third.result.get())?.carrierTaskId == "T2" && third.replayed)
         now.withLock { $0 = 300_001 }
         let fourth = await exchange.phoneNumber(client: "c", app: app, token: "tok", logger: logger)
-        #expect((try? fourth.result.get())?.carrierTaskId == "T3" && !fourth.replayed)
+        #expect(fourth.result.failureCode == .carrierTimeout && !fourth.replayed)
+        let fifth = await exchange.phoneNumber(client: "c", app: app, token: "tok", logger: logger)
+        #expect(fifth.result.failureCode == .carrierTimeout && fifth.replayed)
+        if case .failure(let error) = fifth.result { #expect(error.action == .newToken && !error.retryable && error.message.contains("may be spent")) }
         let otherClient = await exchange.phoneNumber(client: "d", app: app, token: "tok", logger: logger)
         #expect(!otherClient.replayed)
         #expect(gateway.calls.withLock { $0 } == 4)
@@ -188,8 +226,9 @@ struct OneTimeTokenTests {
 
     @Test("replay keys are keyed hashes: no token in them, and they differ per client, app, operation and phone")
     func replayKeys() throws {
-        let exchange = try OneTimeTokenExchange(gateway: CountingGateway { _ in .failure(.internalError("x")) }, store: MemoryStateStore(),
-                                            replayKey: Array(repeating: 1, count: 32), ttlMs: 1000, flightMs: 1000)
+        let exchange = try OneTimeTokenExchange(
+            gateway: CountingGateway { _ in .failure(.internalError("x")) }, store: MemoryStateStore(), replayKey: Array(repeating: 1, count: 32),
+            ttlMs: 1000, metrics: PassgateMetrics(factory: PrometheusMetricsFactory(registry: PrometheusCollectorRegistry())))
         let keys = [
             exchange.replayKey("c", "a", "phone_number", "STsidTOKEN"), exchange.replayKey("d", "a", "phone_number", "STsidTOKEN"),
             exchange.replayKey("c", "b", "phone_number", "STsidTOKEN"), exchange.replayKey("c", "a", "verify", "STsidTOKEN", "13800138000"),

@@ -4,7 +4,11 @@ import PassgateState
 import PassgateTestSupport
 import Prometheus
 import ServiceLifecycle
+import Synchronization
 import Testing
+import CurlTransport
+import PassgateCore
+import PassgateProviders
 
 @testable import PassgateServer
 
@@ -36,6 +40,47 @@ struct StateStoreMonitorTests {
             return first
         }
         #expect(stopped, "the group still waited for the monitor 60 s after a graceful shutdown")
+    }
+
+    /// A store that counts the round trips readiness could cost it and fails when told to.
+    final class PingCountingStore: ExchangeStateStore {
+        let inner = MemoryStateStore()
+        let pings = Mutex(0)
+        let down = Mutex(false)
+        func get(_ key: String) async throws(StateStoreError) -> [UInt8]? { try await inner.get(key) }
+        func settle(_ key: String, value: [UInt8], ttlMs: Int, owner: String?) async throws(StateStoreError) -> [UInt8]? {
+            try await inner.settle(key, value: value, ttlMs: ttlMs, owner: owner)
+        }
+        func claim(_ key: String, owner: String, leaseMs: Int, ttlMs: Int) async throws(StateStoreError) -> ClaimAnswer {
+            try await inner.claim(key, owner: owner, leaseMs: leaseMs, ttlMs: ttlMs)
+        }
+        func renew(_ key: String, owner: String, leaseMs: Int) async throws(StateStoreError) -> Bool { try await inner.renew(key, owner: owner, leaseMs: leaseMs) }
+        func release(_ key: String, owner: String) async throws(StateStoreError) { try await inner.release(key, owner: owner) }
+        func ping() async throws(StateStoreError) {
+            pings.withLock { $0 += 1 }
+            if down.withLock({ $0 }) { throw StateStoreError(.unavailable, "redis at 127.0.0.1:1: connect failed") }
+        }
+    }
+
+    @Test("readiness reads the monitor's last check: a thousand health checks cost the store no round trip, and a change shows after the next check")
+    func readinessCostsNoRoundTrip() async throws {
+        let store = PingCountingStore()
+        let monitor = StateStoreMonitor(
+            store: store, backend: "redis", factory: PrometheusMetricsFactory(registry: PrometheusCollectorRegistry()), logger: Logger(label: "monitor-test"))
+        let gateway = ProviderGateway(
+            registry: .builtIn, providers: [:], transport: CurlCarrierTransport(client: CurlHTTPClient()),
+            metrics: PassgateMetrics(factory: PrometheusMetricsFactory(registry: PrometheusCollectorRegistry())))
+        let readiness = PassgateRuntime.readiness(gateway: gateway, monitor: monitor, audit: nil)
+        #expect(await readiness.evaluate().checks["state"] == "ok: redis, not checked yet")
+        _ = await monitor.check()
+        for _ in 0..<1_000 { _ = await readiness.evaluate() }
+        #expect(store.pings.withLock { $0 } == 1)
+        #expect(await readiness.evaluate().checks["state"] == "ok: redis")
+        store.down.withLock { $0 = true }
+        #expect(await readiness.evaluate().checks["state"] == "ok: redis")
+        _ = await monitor.check()
+        let (ready, checks) = await readiness.evaluate()
+        #expect(ready && checks["state"]?.hasPrefix("degraded: state store unavailable") == true, "\(checks)")
     }
 
     /// `passgate_state_store_up{backend="memory"}` as exported, or nil before the first check.

@@ -15,7 +15,7 @@ struct RedisAuthTests {
 
             try await withStore(server, credentials: RedisCredentials(password: "default-secret"), key: key) { store in
                 try await store.ping()
-                try await store.set("k", value: value, ttlMs: 120_000)
+                _ = try await store.settle("k", value: value, ttlMs: 120_000, owner: nil)
                 #expect(try await store.get("k") == value)
             }
             try await withStore(server, credentials: RedisCredentials(username: "passgate", password: "app-secret"), key: key) { store in

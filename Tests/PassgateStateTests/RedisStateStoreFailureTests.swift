@@ -13,19 +13,20 @@ struct RedisStateStoreFailureTests {
         let server = try await RedisServerProcess.start()
         defer { server.kill() }
         try await withStore(server, timeoutMs: 500) { store in
-            try await store.set("k", value: [1], ttlMs: 10_000)
-            _ = try await store.claim("c", owner: "A", ttlMs: 10_000)
+            _ = try await store.settle("k", value: [1], ttlMs: 10_000, owner: nil)
+            _ = try await store.claim("c", owner: "A", leaseMs: 5_000, ttlMs: 10_000)
             await server.stop()
 
             let elapsed = await elapsedMs {
                 let error = await expectStateError(.unavailable) { try await store.get("k") }
                 #expect(error?.message.contains("127.0.0.1:\(server.port)") == true)
-                await expectStateError(.unavailable) { try await store.set("k", value: [2], ttlMs: 1000) }
-                await expectStateError(.unavailable) { try await store.claim("c", owner: "B", ttlMs: 1000) }
+                await expectStateError(.unavailable) { _ = try await store.settle("k", value: [2], ttlMs: 1000, owner: nil) }
+                await expectStateError(.unavailable) { try await store.claim("c", owner: "B", leaseMs: 1000, ttlMs: 1000) }
+                await expectStateError(.unavailable) { try await store.renew("c", owner: "A", leaseMs: 1000) }
                 await expectStateError(.unavailable) { try await store.release("c", owner: "A") }
                 await expectStateError(.unavailable) { try await store.ping() }
             }
-            #expect(elapsed < 10_000, "five failing operations took \(elapsed) ms")
+            #expect(elapsed < 10_000, "six failing operations took \(elapsed) ms")
 
             // Many at once: all fail, none hangs.
             let failures = await withTaskGroup(of: StateStoreError.Kind?.self) { group in
@@ -56,7 +57,7 @@ struct RedisStateStoreFailureTests {
                 for _ in 0..<16 { group.addTask { try await store.ping() } }
                 try await group.waitForAll()
             }
-            try await store.set("before", value: [1], ttlMs: 10_000)
+            _ = try await store.settle("before", value: [1], ttlMs: 10_000, owner: nil)
 
             await server.stop()
             await expectStateError(.unavailable) { try await store.ping() }
@@ -65,9 +66,9 @@ struct RedisStateStoreFailureTests {
             // Stale connections are replaced on first use: nothing fails after Redis is back.
             for _ in 0..<8 { try await store.ping() }
             #expect(try await store.get("before") == nil)  // no persistence: the data is gone
-            try await store.set("after", value: [2], ttlMs: 10_000)
+            _ = try await store.settle("after", value: [2], ttlMs: 10_000, owner: nil)
             #expect(try await store.get("after") == [2])
-            #expect(try await store.claim("c", owner: "A", ttlMs: 10_000))
+            #expect(try await store.claim("c", owner: "A", leaseMs: 5_000, ttlMs: 10_000) == .claimed)
         }
     }
 
@@ -83,7 +84,7 @@ struct RedisStateStoreFailureTests {
             await server.stop()
             try await server.restart()
             try await withThrowingTaskGroup(of: Void.self) { group in
-                for index in 0..<9 { group.addTask { try await store.set("k\(index)", value: [1], ttlMs: 10_000) } }
+                for index in 0..<9 { group.addTask { _ = try await store.settle("k\(index)", value: [1], ttlMs: 10_000, owner: nil) } }
                 try await group.waitForAll()
             }
         }
@@ -123,7 +124,7 @@ struct RedisStateStoreFailureTests {
             server.thaw()
             try await Task.sleep(for: .milliseconds(100))
             try await store.ping()
-            try await store.set("k", value: [1], ttlMs: 10_000)
+            _ = try await store.settle("k", value: [1], ttlMs: 10_000, owner: nil)
             #expect(try await store.get("k") == [1])
         }
     }
@@ -155,7 +156,7 @@ struct RedisStateStoreFailureTests {
             let store = try RedisStateStore(url: server.url, encryptionKey: try randomKey(), connections: 2)
             let group = ServiceGroup(configuration: .init(services: [store], logger: Logger(label: "redis-service-test")))
             let running = Task { try await group.run() }
-            try await store.set("k", value: [7], ttlMs: 120_000)
+            _ = try await store.settle("k", value: [7], ttlMs: 120_000, owner: nil)
             #expect(try await store.get("k") == [7])
             await group.triggerGracefulShutdown()
             try await running.value

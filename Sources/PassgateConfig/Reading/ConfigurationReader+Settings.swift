@@ -58,7 +58,7 @@ extension ConfigurationReader {
     }
 
     func readState(_ node: Node?) -> StateSettings {
-        let keys = ["backend", "redisURL", "redisUsername", "redisPassword", "replayTTLSeconds", "replayKey"]
+        let keys = ["backend", "redisURL", "redisUsername", "redisPassword", "replayTTLSeconds", "replayKey", "claimLeaseMs", "inFlightWaitMs"]
         let section = mapping(node, path: "state", keys: keys, overridePrefix: Self.overridePrefix("state"))
         var settings = StateSettings()
         if let backend = choice("backend", in: section, StateSettings.Backend.allCases.map(\.rawValue)), let parsed = StateSettings.Backend(rawValue: backend) {
@@ -74,6 +74,10 @@ extension ConfigurationReader {
             settings.replayTTLSeconds = ttl
         }
         if let field = field("replayKey", in: section) { settings.replayKey = replayKey(field) }
+        let leaseNote = " (a claim's lease on a token's provider call, renewed every third of it while the call lasts)"
+        if let lease = int("claimLeaseMs", in: section, 1_000...60_000, note: leaseNote) { settings.claimLeaseMs = lease }
+        let waitNote = " (how long a request waits for another request's call on the same token before answering call_in_progress)"
+        if let wait = int("inFlightWaitMs", in: section, 0...60_000, note: waitNote) { settings.inFlightWaitMs = wait }
         if let field = field("redisPassword", in: section), let secret = secret(field), case .text(let password) = secret.value {
             if password.isEmpty {
                 report(secret.path, "\(secret.label) is empty; remove the key for a Redis without a password")

@@ -32,7 +32,7 @@ extension PassgateError.Code {
             .ipNotWhitelisted, .msisdnDecryptFailed:
             .fixConfig
         case .tokenInvalid, .tokenWrongProduct, .carrierBadResponse, .carrierTimeout: .newToken
-        case .rateLimited, .carrierUnavailable, .serviceDraining: .retry
+        case .rateLimited, .carrierUnavailable, .serviceDraining, .callInProgress: .retry
         case .quotaExhausted, .carrierRejected, .carrierError: .contactProvider
         case .internalError: .fallbackSMS
         }

@@ -24,6 +24,9 @@ extension PassgateError {
         case carrierUnavailable = "carrier_unavailable"
         case carrierTimeout = "carrier_timeout"
         case serviceDraining = "service_draining"
+        /// Another request with this token (on this or another instance) is calling the provider
+        /// and did not finish while this one waited: retry with the same token to get its outcome.
+        case callInProgress = "call_in_progress"
         /// Admin API only: a reload found problems in the new configuration; the old one keeps serving.
         case configInvalid = "config_invalid"
         case internalError = "internal_error"
@@ -35,7 +38,7 @@ extension PassgateError {
         /// so `carrier_error` is not retryable unless its table entry says so.
         public var retryable: Bool {
             switch self {
-            case .rateLimited, .carrierUnavailable, .serviceDraining: true
+            case .rateLimited, .carrierUnavailable, .serviceDraining, .callInProgress: true
             default: false
             }
         }
@@ -75,6 +78,7 @@ extension PassgateError {
             case .carrierUnavailable: "The carrier could not be reached; the request was not sent, so retrying with the same token is safe."
             case .carrierTimeout: "The request was sent to the carrier but no complete answer came in time; the token may be spent."
             case .serviceDraining: "This instance is shutting down: retry, the load balancer will route to another one."
+            case .callInProgress: "Another request with this token is calling the provider right now: retry with the same token to get its outcome (never a second call)."
             case .configInvalid: "The new configuration has problems and was not applied; the running configuration keeps serving."
             case .internalError: "Internal error: the details are in Passgate's logs under this requestId."
             }

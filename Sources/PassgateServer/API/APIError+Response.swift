@@ -44,6 +44,7 @@ extension PassgateError.Code {
         case .methodNotAllowed: 405
         case .payloadTooLarge: 413
         case .unsupportedMediaType: 415
+        case .callInProgress: 409
         case .tokenInvalid, .tokenWrongProduct, .tokenAppMismatch, .configInvalid: 422
         case .rateLimited: 429
         case .signatureRejected, .appNotEnabled, .ipNotWhitelisted, .quotaExhausted, .msisdnDecryptFailed,
@@ -62,7 +63,7 @@ extension PassgateError: HTTPResponseError {
 
     public func response(from request: Request, context: some RequestContext) throws -> Response {
         let requestId = (context as? PassgateRequestContext)?.requestId ?? MessageID.make()
-        return response(requestId: requestId, retryAfterSeconds: retryAfterSeconds ?? (code == .rateLimited || code == .serviceDraining ? 1 : nil))
+        return response(requestId: requestId, retryAfterSeconds: retryAfterSeconds ?? ([.rateLimited, .serviceDraining, .callInProgress].contains(code) ? 1 : nil))
     }
 
     /// The JSON error response; `Retry-After` when `retryAfterSeconds` is given.

@@ -34,11 +34,13 @@ func buildMetricsRouter(registry: PrometheusCollectorRegistry, metrics: Passgate
     return router
 }
 
-/// The admin listener's router: the same envelope, ids and access log, one route.
-func buildAdminRouter(reloader: ConfigurationReloader, keyHash: [UInt8], metrics: PassgateMetrics, logger: Logger) -> Router<PassgateRequestContext> {
+/// The admin listener's router: the same envelope, ids and access log; reload and readiness details.
+func buildAdminRouter(
+    reloader: ConfigurationReloader, readiness: Readiness, keyHash: [UInt8], metrics: PassgateMetrics, logger: Logger
+) -> Router<PassgateRequestContext> {
     let router = Router(context: PassgateRequestContext.self)
     router.add(middleware: RequestLifecycleMiddleware(logger: logger, metrics: metrics, allowed: AllowedMethods(routes: passgateAdminRoutes)))
-    AdminController(keyHash: keyHash, reloader: reloader).register(on: router)
+    AdminController(keyHash: keyHash, reloader: reloader, readiness: readiness).register(on: router)
     return router
 }
 

@@ -2,14 +2,6 @@ import CurlTransport
 import PassgateConfig
 
 extension PassgateConfiguration {
-    /// The longest one exchange can spend at the carrier: every base URL tried, each to its
-    /// timeout, plus a margin. Claims on a token live this long.
-    var longestCarrierCallMs: Int {
-        let providers = providers.values
-        let longest = providers.map { $0.timeoutMs * max(1, $0.baseURLs.count) }.max() ?? 3000
-        return longest + 2000
-    }
-
     /// The libcurl client settings. One client serves every provider; each request carries its
     /// provider's timeouts, CA bundle and proxy. The client's own transfer cap sits above the sum of
     /// the providers' call caps, so the gateway's cap is the one that holds; a keep-alive pool

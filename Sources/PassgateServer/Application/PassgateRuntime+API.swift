@@ -33,9 +33,10 @@ extension PassgateRuntime {
             registry: configuration.registry, providers: configuration.providers, transport: transport, clock: clock,
             metrics: metrics, audit: audit ?? NoAuditSink(), timers: eventLoops)
         let readiness = Self.readiness(gateway: gateway, monitor: monitor, audit: audit)
+        let state = configuration.state
         let exchange = try OneTimeTokenExchange(
-            gateway: gateway, store: store, replayKey: try configuration.state.replayKey ?? SecureRandom.bytes(count: 32),
-            ttlMs: configuration.state.replayTTLSeconds * 1000, flightMs: configuration.longestCarrierCallMs
+            gateway: gateway, store: store, replayKey: try state.replayKey ?? SecureRandom.bytes(count: 32), ttlMs: state.replayTTLSeconds * 1000,
+            timing: .init(leaseMs: state.claimLeaseMs, inFlightWaitMs: state.inFlightWaitMs), timers: eventLoops, metrics: metrics
         )
         let live = LiveSettings(RequestSettings(configuration: configuration, generation: 1))
         let router = buildRouter(ApplicationDependencies(live: live, exchange: exchange, metrics: metrics, readiness: readiness, logger: logger))

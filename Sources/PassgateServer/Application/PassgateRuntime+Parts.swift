@@ -19,7 +19,7 @@ extension PassgateRuntime {
             maxAgeDays: settings.maxAgeDays, logger: logger, metricsFactory: metricsFactory)
     }
 
-    /// `/readyz`'s checks. Gating: the audit log (a call that cannot be recorded is a call that
+    /// The readiness checks (`/readyz` answers with their verdict, `/admin/readyz` with each). Gating: the audit log (a call that cannot be recorded is a call that
     /// cannot be reconciled) and the configuration. Reported only: the carrier's circuits and the
     /// shared state store, which every instance sees the same.
     static func readiness(gateway: ProviderGateway, monitor: StateStoreMonitor, audit: AuditLogWriter?) -> Readiness {
@@ -34,8 +34,11 @@ extension PassgateRuntime {
                 let open = gateway.openCircuits
                 return (true, open.isEmpty ? "" : "circuit open for \(open.joined(separator: ", "))")
             },
+            // The monitor's last check, not a round trip: a health check must not become load.
             .init(name: "state", gating: false) {
-                guard let problem = await monitor.check() else { return (true, monitor.backend) }
+                let (checked, problem) = monitor.lastCheck
+                guard checked else { return (true, "\(monitor.backend), not checked yet") }
+                guard let problem else { return (true, monitor.backend) }
                 return (false, "\(problem); requests that need it get carrier_unavailable, the carrier is not called")
             },
         ])
@@ -58,13 +61,13 @@ extension PassgateRuntime {
 
     /// The admin listener, when an admin key is configured.
     func makeAdminApplication(
-        reloader: ConfigurationReloader, metrics: PassgateMetrics, ports: ListenerPorts, eventLoops: any EventLoopGroup, logger: Logger
+        reloader: ConfigurationReloader, readiness: Readiness, metrics: PassgateMetrics, ports: ListenerPorts, eventLoops: any EventLoopGroup, logger: Logger
     ) -> (any Service)? {
         let admin = configuration.admin
         guard let keyHash = admin.apiKeySHA256 else { return nil }
         let adminLogger = Self.listenerLogger(logger, "admin")
         return Self.operationsListener(
-            "admin", router: buildAdminRouter(reloader: reloader, keyHash: keyHash, metrics: metrics, logger: adminLogger),
+            "admin", router: buildAdminRouter(reloader: reloader, readiness: readiness, keyHash: keyHash, metrics: metrics, logger: adminLogger),
             host: admin.host, port: admin.port, eventLoops: eventLoops, logger: adminLogger, ready: ports.admin)
     }
 

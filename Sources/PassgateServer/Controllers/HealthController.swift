@@ -54,7 +54,11 @@ final class Readiness: Sendable {
     }
 }
 
-/// `GET /healthz` (the process answers) and `GET /readyz` (it should get traffic).
+/// `GET /healthz` (the process answers) and `GET /readyz` (it should get traffic). `/readyz` says
+/// only ready or not: whoever can reach the API port (a load balancer, and possibly the internet)
+/// learns nothing of the instance's internals; the checks one by one are on the admin listener
+/// (`GET /admin/readyz`). Every check reads state this instance already holds: a health check
+/// costs no round trip to the state store, however often it comes.
 struct HealthController {
     let readiness: Readiness
 
@@ -68,9 +72,8 @@ struct HealthController {
             try JSONBody.response(Status(status: "ok"))
         }
         router.get("readyz") { _, context in
-            let (ready, checks) = await readiness.evaluate()
-            return try JSONBody.response(Status(status: ready ? "ready" : "not_ready", checks: checks),
-                                         status: ready ? .ok : .serviceUnavailable)
+            let (ready, _) = await readiness.evaluate()
+            return try JSONBody.response(Status(status: ready ? "ready" : "not_ready"), status: ready ? .ok : .serviceUnavailable)
         }
     }
 }

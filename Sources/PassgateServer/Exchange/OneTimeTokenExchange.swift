@@ -1,6 +1,7 @@
 import PassgateCore
-import Foundation
 import Logging
+import NIOCore
+import NIOPosix
 import OpenSSLCrypto
 import PassgateConfig
 import PassgateState
@@ -12,40 +13,61 @@ struct ExchangeAnswer<Value: Sendable>: Sendable {
     var replayed: Bool
 }
 
-/// One-time tokens: nothing lost, nothing spent twice.
+/// One-time tokens: a token reaches the provider at most once, and every request for it gets
+/// the same answer.
 ///
 /// - The final outcome of each exchange is kept under `HMAC(replayKey, client, app, operation,
 ///   token[, phone])` for `ttlMs`; a repeat gets it back with `replayed: true`. Tokens never
-///   reach the store.
-/// - Concurrent duplicates share one carrier call: in-process through a map of `SharedFlight`s,
-///   across instances through the store's claim (`SET NX PX` on Redis).
-/// - The first request for a token makes the carrier call in its own task. A client that
+///   reach the store. The first outcome stored is the answer for good (``ExchangeStateStore``).
+/// - A call that may have reached the provider without a known outcome (a timeout or reset after
+///   sending, an unreadable reply) is remembered as such: a retry gets the same `new_token`
+///   answer, never a second call (OneTimeTokenExchange+Settle.swift).
+/// - Concurrent duplicates share one provider call: in-process through a map of `SharedFlight`s,
+///   across instances through a fenced, leased claim in the shared store
+///   (OneTimeTokenExchange+Claim.swift).
+/// - The first request for a token makes the provider call in its own task. A client that
 ///   disconnects does not cancel it (Hummingbird never cancels a handler for that), so the call
 ///   completes and its outcome is stored for the retry (`OneTimeTokenTests.disconnectThenRetry`).
-///   Only a forced shutdown, after the drain and shutdown timeouts, cancels it: the call then
-///   ends as a transport failure, which is never stored.
 final class OneTimeTokenExchange: Sendable {
     /// What followers in this process get: the leader's outcome in the stored form.
     typealias Flight = SharedFlight<Result<StoredOutcome, PassgateError>>
+
+    /// How claims behave across instances, and how hard a settled outcome is pressed into the store.
+    struct Timing: Sendable {
+        /// A claim's lease; renewed every third of it while its call lasts.
+        var leaseMs = 5_000
+        /// How long a request that finds another request's live claim waits for its outcome.
+        var inFlightWaitMs = 5_000
+        /// Pauses between the attempts to store an outcome (or release a claim) after a call:
+        /// one attempt more than there are pauses.
+        var writeRetryDelaysMs = [50, 200, 800]
+    }
 
     let gateway: any CarrierGateway
     let store: any ExchangeStateStore
     /// Keyed once: every request hashes its token with it.
     let replayKey: HMACSHA256Key
     let ttlMs: Int
-    /// How long a claim lives and how long a follower waits: the longest a carrier call can take.
-    let flightMs: Int
-    private let instance = MessageID.make()
+    let timing: Timing
+    /// Where leases are renewed and waits are timed (tests pass a loop whose time they move).
+    let timers: any EventLoopGroup
+    let metrics: PassgateMetrics
     // `Mutex`: the flight map is touched briefly on each request; never held across an await.
     private let flights = Mutex<[String: Flight]>([:])
 
     /// Throws when OpenSSL cannot key an HMAC: without it a token would have no safe replay key.
-    init(gateway: any CarrierGateway, store: any ExchangeStateStore, replayKey: [UInt8], ttlMs: Int, flightMs: Int) throws {
+    init(
+        gateway: any CarrierGateway, store: any ExchangeStateStore, replayKey: [UInt8], ttlMs: Int, timing: Timing = .init(),
+        timers: any EventLoopGroup = MultiThreadedEventLoopGroup.singleton, metrics: PassgateMetrics
+    ) throws {
         self.gateway = gateway
         self.store = store
         self.replayKey = try HMACSHA256Key(key: replayKey)
         self.ttlMs = ttlMs
-        self.flightMs = flightMs
+        self.timing = timing
+        self.timers = timers
+        self.metrics = metrics
+        metrics.registerStateStore()
     }
 
     func phoneNumber(client: String, app: AppSettings, token: String, logger: Logger) async -> ExchangeAnswer<PhoneNumberOutcome> {
@@ -56,7 +78,7 @@ final class OneTimeTokenExchange: Sendable {
                 guard case .phoneNumber(let number, let taskId, let riskScore) = stored else { return nil }
                 return PhoneNumberOutcome(phoneNumber: number, carrierTaskId: taskId, riskScore: riskScore)
             }
-        ) { [gateway] in await gateway.phoneNumber(app: app, token: token, logger: logger).result }
+        ) { [gateway] in await gateway.phoneNumber(app: app, token: token, logger: logger) }
     }
 
     func verify(client: String, app: AppSettings, token: String, phoneNumber: String, logger: Logger) async -> ExchangeAnswer<VerificationOutcome> {
@@ -67,7 +89,7 @@ final class OneTimeTokenExchange: Sendable {
                 guard case .verification(let verdict, let taskId) = stored else { return nil }
                 return VerificationOutcome(result: verdict, carrierTaskId: taskId)
             }
-        ) { [gateway] in await gateway.verify(app: app, token: token, phoneNumber: phoneNumber, logger: logger).result }
+        ) { [gateway] in await gateway.verify(app: app, token: token, phoneNumber: phoneNumber, logger: logger) }
     }
 
     /// The keyed hash a token is known by; parts are separated so no two tuples collide. nil only
@@ -92,16 +114,11 @@ final class OneTimeTokenExchange: Sendable {
     /// The stored outcome, a shared in-flight call, or a new call. The leader keeps its own
     /// outcome; `StoredOutcome` is only the form the store and the followers see.
     private func exchange<Value: Sendable>(
-        key: String, logger: Logger, stored: @Sendable (Value) -> StoredOutcome, replayed: @Sendable (StoredOutcome) -> Value?,
-        call: @Sendable () async -> Result<Value, PassgateError>
+        key: String, logger: Logger, stored: @Sendable (Value) -> StoredOutcome, replayed: @escaping @Sendable (StoredOutcome) -> Value?,
+        call: @Sendable () async -> CarrierExchange<Value>
     ) async -> ExchangeAnswer<Value> {
-        func answer(_ outcome: StoredOutcome) -> ExchangeAnswer<Value> {
-            if let error = outcome.error { return ExchangeAnswer(result: .failure(error), replayed: true) }
-            guard let value = replayed(outcome) else { return ExchangeAnswer(result: .failure(.internalError("replay entry of the wrong kind")), replayed: true) }
-            return ExchangeAnswer(result: .success(value), replayed: true)
-        }
         do {
-            if let bytes = try await store.get(key), let outcome = StoredOutcome.decode(bytes) { return answer(outcome) }
+            if let bytes = try await store.get(key) { return Self.answer(bytes, replayed) }
         } catch {
             return ExchangeAnswer(result: .failure(Self.storeFailure(error)), replayed: false)
         }
@@ -113,7 +130,7 @@ final class OneTimeTokenExchange: Sendable {
         }
         guard leads else {
             switch await flight.wait() {
-            case .success(let outcome): return answer(outcome)
+            case .success(let outcome): return Self.answer(outcome, replayed)
             case .failure(let error): return ExchangeAnswer(result: .failure(error), replayed: true)
             }
         }
@@ -124,79 +141,20 @@ final class OneTimeTokenExchange: Sendable {
         return result
     }
 
-    /// Claims the token across instances (only when the store is shared: in one process the
-    /// flight map above already holds every duplicate), calls the carrier, stores a final
-    /// outcome, releases.
-    private func lead<Value: Sendable>(
-        key: String, logger: Logger, stored: @Sendable (Value) -> StoredOutcome, replayed: @Sendable (StoredOutcome) -> Value?,
-        call: @Sendable () async -> Result<Value, PassgateError>
-    ) async -> ExchangeAnswer<Value> {
-        let shared = store.isShared
-        if shared {
-            do {
-                guard try await store.claim(key, owner: instance, ttlMs: flightMs) else {
-                    let (outcome, _) = try await follow(key: key, logger: logger)
-                    return outcome.map { outcome in
-                        outcome.error.map { ExchangeAnswer(result: .failure($0), replayed: true) }
-                            ?? replayed(outcome).map { ExchangeAnswer(result: .success($0), replayed: true) }
-                            ?? ExchangeAnswer(result: .failure(.internalError("replay entry of the wrong kind")), replayed: true)
-                    } ?? ExchangeAnswer(result: .failure(Self.followTimeout), replayed: false)
-                }
-                // A previous leader may have stored its outcome and released the claim between our
-                // cache miss and our claim: look again before spending the token a second time.
-                if let bytes = try await store.get(key), let outcome = StoredOutcome.decode(bytes) {
-                    try await store.release(key, owner: instance)
-                    if let error = outcome.error { return ExchangeAnswer(result: .failure(error), replayed: true) }
-                    if let value = replayed(outcome) { return ExchangeAnswer(result: .success(value), replayed: true) }
-                }
-            } catch {
-                return ExchangeAnswer(result: .failure(Self.storeFailure(error)), replayed: false)
-            }
+    /// A stored outcome as the answer to a repeat. Bytes that do not decode are answered as an
+    /// error, not taken for a miss: a miss would call the provider with a token already sent.
+    static func answer<Value>(_ bytes: [UInt8], _ replayed: @Sendable (StoredOutcome) -> Value?) -> ExchangeAnswer<Value> {
+        guard let outcome = StoredOutcome.decode(bytes) else {
+            return ExchangeAnswer(result: .failure(.internalError("a replay-cache entry does not decode")), replayed: true)
         }
-        let result = await call()
-        do {
-            if Self.isFinal(result) {
-                let outcome: StoredOutcome = switch result {
-                case .success(let value): stored(value)
-                case .failure(let error): StoredOutcome(error)
-                }
-                try await store.set(key, value: outcome.encoded(), ttlMs: ttlMs)
-            }
-            if shared { try await store.release(key, owner: instance) }
-        } catch {
-            // The caller still gets the carrier's answer; only a repeat may miss the cache.
-            logger.error("state store write failed after a carrier call", metadata: ["error": .string(error.description)])
-        }
-        return ExchangeAnswer(result: result, replayed: false)
+        return answer(outcome, replayed)
     }
 
-    /// Only what is final for the token is remembered: a success, or a token-level rejection.
-    /// Transport failures are not: a retry may still reach the carrier and learn the truth.
-    static func isFinal<Value>(_ result: Result<Value, PassgateError>) -> Bool {
-        switch result {
-        case .success: true
-        case .failure(let error): error.code.isTokenLevel
-        }
+    static func answer<Value>(_ outcome: StoredOutcome, _ replayed: @Sendable (StoredOutcome) -> Value?) -> ExchangeAnswer<Value> {
+        if let error = outcome.error { return ExchangeAnswer(result: .failure(error), replayed: true) }
+        guard let value = replayed(outcome) else { return ExchangeAnswer(result: .failure(.internalError("replay entry of the wrong kind")), replayed: true) }
+        return ExchangeAnswer(result: .success(value), replayed: true)
     }
-
-    /// Another instance holds the claim: wait for its outcome to appear in the store; nil when
-    /// none appears within `flightMs`.
-    private func follow(key: String, logger: Logger) async throws(StateStoreError) -> (StoredOutcome?, Bool) {
-        let deadline = ContinuousClock.now + .milliseconds(flightMs)
-        while ContinuousClock.now < deadline {
-            if let bytes = try await store.get(key), let stored = StoredOutcome.decode(bytes) {
-                return (stored, true)
-            }
-            try? await Task.sleep(for: .milliseconds(25))
-        }
-        logger.warning("no outcome from the instance that claimed this token")
-        return (nil, false)
-    }
-
-    static let followTimeout = PassgateError(
-        .carrierTimeout, .local("another instance claimed this token and stored no outcome in time"),
-        message: "Another request for this token is in flight elsewhere and did not finish in time; the token may be spent."
-    )
 
     static func storeFailure(_ error: StateStoreError) -> PassgateError {
         PassgateError(

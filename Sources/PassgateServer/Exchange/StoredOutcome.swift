@@ -16,6 +16,23 @@ enum StoredOutcome: Codable, Sendable, Equatable {
                         carrierCode: answer?.code, carrierMessage: answer?.message, action: error.action.rawValue)
     }
 
+    /// The marker for a token whose call may have reached the provider without a known outcome
+    /// (a timeout or reset after sending, a reply that could not be read): the same answer for
+    /// every retry, never a second call. The code stays the first answer's (`carrier_timeout`,
+    /// `carrier_bad_response`), so a retry reads like the request it repeats.
+    static func spentOutcomeUnknown(after error: PassgateError) -> StoredOutcome {
+        .failure(
+            code: error.code.rawValue,
+            message: "An earlier request with this token reached the provider, or may have, and its outcome is unknown (\(error.code.rawValue)): the token may be spent. Passgate does not send it again; get a new token from the SDK.",
+            carrierProvider: nil, carrierCode: nil, carrierMessage: nil, action: PassgateError.Action.newToken.rawValue)
+    }
+
+    /// The marker a request writes when it finds another request's claim lapsed without an outcome.
+    static let abandonedClaim = StoredOutcome.failure(
+        code: PassgateError.Code.carrierTimeout.rawValue,
+        message: "Another request with this token started a provider call and stopped without an outcome (its Passgate instance stopped or lost the state store mid-call): the token may be spent. Passgate does not send it again; get a new token from the SDK.",
+        carrierProvider: nil, carrierCode: nil, carrierMessage: nil, action: PassgateError.Action.newToken.rawValue)
+
     var error: PassgateError? {
         guard case .failure(let code, let message, let provider, let carrierCode, let carrierMessage, let action) = self else { return nil }
         let stable = PassgateError.Code(rawValue: code) ?? .internalError

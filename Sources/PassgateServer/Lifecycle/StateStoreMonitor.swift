@@ -9,15 +9,18 @@ import Synchronization
 ///
 /// Not a readiness condition: every instance shares the same Redis, so failing readiness on it
 /// would take every instance out of the load balancer at once. Requests that need the store get
-/// `carrier_unavailable` (retryable, the carrier not called) while it is down; `/readyz` reports it.
+/// `carrier_unavailable` (retryable, the carrier not called) while it is down; the admin
+/// listener's `/admin/readyz` reports it from the last check (``lastCheck``), so no health check,
+/// however frequent, costs the store a round trip.
 final class StateStoreMonitor: Service, Sendable {
     let store: any ExchangeStateStore
     let backend: String
     let interval: Duration
     private let gauge: Gauge
     private let logger: Logger
-    /// The last result, so that only changes are logged: nil before the first check.
-    private let last = Mutex<Bool?>(nil)
+    /// The last check's problem (`.some(nil)`: reachable), so that only changes are logged and
+    /// readiness reads it without asking the store: nil before the first check.
+    private let last = Mutex<String??>(nil)
 
     init(store: any ExchangeStateStore, backend: String, interval: Duration = .seconds(5), factory: any MetricsFactory, logger: Logger) {
         self.store = store
@@ -38,8 +41,8 @@ final class StateStoreMonitor: Service, Sendable {
         }
         gauge.record(problem == nil ? 1 : 0)
         let changed = last.withLock { last -> Bool in
-            defer { last = problem == nil }
-            return last != (problem == nil)
+            defer { last = .some(problem) }
+            return last.map { $0 == nil } != (problem == nil)
         }
         if changed, let problem {
             logger.warning("state store unreachable: requests that need it get carrier_unavailable (the carrier is not called) until it is back",
@@ -48,6 +51,12 @@ final class StateStoreMonitor: Service, Sendable {
             logger.notice("state store reachable", metadata: ["backend": .string(backend)])
         }
         return problem
+    }
+
+    /// The last check's result without asking the store again: `checked` false before the first
+    /// check, else the problem it found (`nil`: reachable).
+    var lastCheck: (checked: Bool, problem: String?) {
+        last.withLock { last in last.map { (true, $0) } ?? (false, nil) }
     }
 
     /// Checks every `interval` until the service group shuts down. A graceful shutdown ends the

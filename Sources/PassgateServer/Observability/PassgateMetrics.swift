@@ -108,6 +108,22 @@ struct PassgateMetrics: Sendable {
         handles.counter(factory, "passgate_carrier_queue_timeouts_total", ("provider", provider))
     }
 
+    /// Exports the state store's give-up series at 0 from the start, so an alert can watch them
+    /// before the first one.
+    func registerStateStore() {
+        for operation in ["settle", "release"] { _ = stateStoreGiveUps(operation: operation) }
+    }
+
+    /// A write after a provider call (`settle`: store the outcome; `release`: drop the claim) that
+    /// still failed after its retries.
+    func recordStateStoreGiveUp(operation: String) {
+        stateStoreGiveUps(operation: operation).increment()
+    }
+
+    private func stateStoreGiveUps(operation: String) -> Counter {
+        handles.counter(factory, "passgate_state_store_giveups_total", ("operation", operation))
+    }
+
     static func nanoseconds(_ duration: Duration) -> Int64 {
         let parts = duration.components  // one 128-bit split, not one per field
         return parts.seconds * 1_000_000_000 + parts.attoseconds / 1_000_000_000

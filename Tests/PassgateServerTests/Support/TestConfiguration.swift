@@ -46,5 +46,16 @@ enum TestConfiguration {
         return configuration
     }
 
+    /// The admin key `withAdmin` configures.
+    static let adminKey = "pg-test-admin-key-31f0"
+
+    /// `configuration` with the admin listener on an ephemeral port, for `/admin/readyz`.
+    static func withAdmin(_ configuration: PassgateConfiguration) -> PassgateConfiguration {
+        var configuration = configuration
+        configuration.admin.port = 0
+        configuration.admin.apiKeySHA256 = hash(adminKey)
+        return configuration
+    }
+
     static func hash(_ key: String) -> [UInt8] { try! Digest.sha256(Array(key.utf8)) }
 }
