@@ -117,10 +117,14 @@ final class OneTimeTokenExchange: Sendable {
         key: String, logger: Logger, stored: @Sendable (Value) -> StoredOutcome, replayed: @escaping @Sendable (StoredOutcome) -> Value?,
         call: @Sendable () async -> CarrierExchange<Value>
     ) async -> ExchangeAnswer<Value> {
-        do {
-            if let bytes = try await store.get(key) { return Self.answer(bytes, replayed) }
-        } catch {
-            return ExchangeAnswer(result: .failure(Self.storeFailure(error)), replayed: false)
+        // A shared store's claim answers with the stored outcome itself: one round trip to Redis
+        // for a repeat or a new token alike, instead of a read and then a claim.
+        if !store.isShared {
+            do {
+                if let bytes = try await store.get(key) { return Self.answer(bytes, replayed) }
+            } catch {
+                return ExchangeAnswer(result: .failure(Self.storeFailure(error)), replayed: false)
+            }
         }
         let (flight, leads) = flights.withLock { running -> (Flight, Bool) in
             if let existing = running[key] { return (existing, false) }
