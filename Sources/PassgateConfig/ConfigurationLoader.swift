@@ -95,7 +95,7 @@ import PassgateProviders
 ///     - `ratePerSecond` (int >= 1, optional): token-bucket limit; absent means unlimited
 ///   - `sandbox` (mapping, optional): the embedded CMCC emulator
 ///     - `enabled` (bool, default: false; override `PASSGATE_SANDBOX_ENABLED`): also allows literal secrets and `sandbox:` keys
-///     - `host` (string, default: "127.0.0.1"; override `PASSGATE_SANDBOX_HOST`)
+///     - `host` (string, default: "127.0.0.1"; override `PASSGATE_SANDBOX_HOST`): loopback only (127.0.0.0/8, ::1, localhost)
 ///     - `port` (int 0-65535, default: 8090; override `PASSGATE_SANDBOX_PORT`): 0 picks a free port
 ///     - `keyDirectory` (path, default: ".passgate/sandbox"; override `PASSGATE_SANDBOX_KEYDIRECTORY`): created 0700 when needed
 ///     - `fault` (string, default: "none"; override `PASSGATE_SANDBOX_FAULT`): one of the embedded sandbox's faults
