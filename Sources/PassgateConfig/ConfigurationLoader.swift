@@ -145,14 +145,19 @@ public struct ConfigurationLoader: Sendable {
     /// next to the server. The configuration does not know the sandbox; whoever composes it
     /// (`passgate serve`) passes its fault list here, so the list is kept in one place.
     public var sandboxFaults: [String]
+    /// What the files the configuration names are read through (`file:` secrets, `caFile`, the
+    /// audit path, `sandbox:` keys): the file system, or ``ConfigurationFiles/refusing`` for a
+    /// document nobody vouches for. The configuration file of `load(path:)` is read directly.
+    public var files: ConfigurationFiles
 
     public init(
         environment: [String: String] = ProcessInfo.processInfo.environment, registry: ProviderRegistry = .builtIn,
-        sandboxFaults: [String] = ["none"]
+        sandboxFaults: [String] = ["none"], files: ConfigurationFiles = .system
     ) {
         self.environment = environment
         self.registry = registry
         self.sandboxFaults = sandboxFaults.contains("none") ? sandboxFaults : ["none"] + sandboxFaults
+        self.files = files
     }
 
     /// Loads the file at `path`; relative paths inside it resolve against the current working directory.
@@ -173,7 +178,8 @@ public struct ConfigurationLoader: Sendable {
 
     /// Loads configuration text; relative paths inside it resolve against `baseDirectory`.
     public func load(yaml: String, baseDirectory: String) throws(ConfigurationError) -> PassgateConfiguration {
-        let reader = ConfigurationReader(environment: environment, baseDirectory: baseDirectory, registry: registry, sandboxFaults: sandboxFaults)
+        let reader = ConfigurationReader(
+            environment: environment, baseDirectory: baseDirectory, registry: registry, sandboxFaults: sandboxFaults, files: files)
         guard let configuration = reader.read(yaml: yaml) else {
             throw ConfigurationError(problems: reader.orderedProblems)
         }
