@@ -38,6 +38,9 @@ let package = Package(
         .library(name: "ProviderShanyan", targets: ["ProviderShanyan"]),
         .library(name: "ProviderAliyun", targets: ["ProviderAliyun"]),
         .library(name: "PassgateAPI", targets: ["PassgateAPI"]),
+        // For the fuzz targets (Fuzz/Package.swift): the API's HTTP/1.1 channel and the configuration reader.
+        .library(name: "EventLoopExecution", targets: ["EventLoopExecution"]),
+        .library(name: "PassgateConfig", targets: ["PassgateConfig"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),

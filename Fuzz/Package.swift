@@ -33,14 +33,36 @@ let parserLibraries: [Target.Dependency] = [
     .product(name: "PassgateAPI", package: parent),
 ]
 
+// What the targets that go beyond the parsers need besides them: the API's HTTP/1.1 channel on an
+// EmbeddedChannel, and the configuration reader.
+let moreDependencies: [String: [Target.Dependency]] = [
+    "FuzzHTTPRequest": [
+        .product(name: "EventLoopExecution", package: parent),
+        .product(name: "HummingbirdCore", package: "hummingbird"),
+        .product(name: "HTTPTypes", package: "swift-http-types"),
+        .product(name: "Logging", package: "swift-log"),
+        .product(name: "NIOCore", package: "swift-nio"),
+        .product(name: "NIOEmbedded", package: "swift-nio"),
+    ],
+    "FuzzConfiguration": [.product(name: "PassgateConfig", package: parent)],
+]
+
+// The same packages as the parent's Package.swift, which Package.resolved pins (both files are
+// committed; Fuzz/run builds with --force-resolved-versions).
 let package = Package(
     name: "PassgateFuzz",
     platforms: [.macOS(.v15)],
-    dependencies: [.package(path: "..")],
+    dependencies: [
+        .package(path: ".."),
+        .package(url: "https://github.com/apple/swift-log", from: "1.6.0"),
+        .package(url: "https://github.com/apple/swift-nio", from: "2.80.0"),
+        .package(url: "https://github.com/apple/swift-http-types", from: "1.3.0"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.0"),
+    ],
     targets: [
         .target(name: "CFuzzerDriver"),
         .target(name: "FuzzSupport", dependencies: ["CFuzzerDriver"] + parserLibraries, swiftSettings: swiftSettings),
     ] + fuzzTargets.map { name in
-        .executableTarget(name: name, dependencies: ["FuzzSupport"] + parserLibraries, swiftSettings: swiftSettings)
+        .executableTarget(name: name, dependencies: ["FuzzSupport"] + parserLibraries + moreDependencies[name, default: []], swiftSettings: swiftSettings)
     }
 )

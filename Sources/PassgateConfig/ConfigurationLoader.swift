@@ -95,7 +95,7 @@ import PassgateProviders
 ///     - `ratePerSecond` (int >= 1, optional): token-bucket limit; absent means unlimited
 ///   - `sandbox` (mapping, optional): the embedded CMCC emulator
 ///     - `enabled` (bool, default: false; override `PASSGATE_SANDBOX_ENABLED`): also allows literal secrets and `sandbox:` keys
-///     - `host` (string, default: "127.0.0.1"; override `PASSGATE_SANDBOX_HOST`)
+///     - `host` (string, default: "127.0.0.1"; override `PASSGATE_SANDBOX_HOST`): loopback only (127.0.0.0/8, ::1, localhost)
 ///     - `port` (int 0-65535, default: 8090; override `PASSGATE_SANDBOX_PORT`): 0 picks a free port
 ///     - `keyDirectory` (path, default: ".passgate/sandbox"; override `PASSGATE_SANDBOX_KEYDIRECTORY`): created 0700 when needed
 ///     - `fault` (string, default: "none"; override `PASSGATE_SANDBOX_FAULT`): one of the embedded sandbox's faults
@@ -145,14 +145,19 @@ public struct ConfigurationLoader: Sendable {
     /// next to the server. The configuration does not know the sandbox; whoever composes it
     /// (`passgate serve`) passes its fault list here, so the list is kept in one place.
     public var sandboxFaults: [String]
+    /// What the files the configuration names are read through (`file:` secrets, `caFile`, the
+    /// audit path, `sandbox:` keys): the file system, or ``ConfigurationFiles/refusing`` for a
+    /// document nobody vouches for. The configuration file of `load(path:)` is read directly.
+    public var files: ConfigurationFiles
 
     public init(
         environment: [String: String] = ProcessInfo.processInfo.environment, registry: ProviderRegistry = .builtIn,
-        sandboxFaults: [String] = ["none"]
+        sandboxFaults: [String] = ["none"], files: ConfigurationFiles = .system
     ) {
         self.environment = environment
         self.registry = registry
         self.sandboxFaults = sandboxFaults.contains("none") ? sandboxFaults : ["none"] + sandboxFaults
+        self.files = files
     }
 
     /// Loads the file at `path`; relative paths inside it resolve against the current working directory.
@@ -173,7 +178,8 @@ public struct ConfigurationLoader: Sendable {
 
     /// Loads configuration text; relative paths inside it resolve against `baseDirectory`.
     public func load(yaml: String, baseDirectory: String) throws(ConfigurationError) -> PassgateConfiguration {
-        let reader = ConfigurationReader(environment: environment, baseDirectory: baseDirectory, registry: registry, sandboxFaults: sandboxFaults)
+        let reader = ConfigurationReader(
+            environment: environment, baseDirectory: baseDirectory, registry: registry, sandboxFaults: sandboxFaults, files: files)
         guard let configuration = reader.read(yaml: yaml) else {
             throw ConfigurationError(problems: reader.orderedProblems)
         }

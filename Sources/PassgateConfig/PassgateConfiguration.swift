@@ -222,6 +222,8 @@ public struct ClientSettings: Sendable, Equatable {
 /// `sandbox:` - the embedded CMCC emulator (never in production).
 public struct SandboxSettings: Sendable, Equatable {
     public var enabled = false
+    /// A loopback address only (``isAllowedHost(_:)``): the sandbox answers with real-looking
+    /// numbers for tokens anyone can mint, and its keys are test keys.
     public var host = "127.0.0.1"
     /// 0 picks a free port.
     public var port = 8090
@@ -233,5 +235,14 @@ public struct SandboxSettings: Sendable, Equatable {
     public var latencyMs = 0
 
     public init() {}
+
+    /// Whether the sandbox may listen on `host`: 127.0.0.0/8, ::1 or localhost.
+    public static func isAllowedHost(_ host: String) -> Bool {
+        URLRules.isLoopback(host)
+    }
+
+    /// Why a host is refused, for a message that starts with the setting's name.
+    public static let hostRule = "must be a loopback address (127.0.0.0/8, ::1 or localhost): "
+        + "the sandbox mints tokens for anyone who asks and signs with test keys, so it is never reachable from other machines"
 }
 

@@ -88,14 +88,8 @@ public enum SandboxKeyStore {
 
     /// Creates `path` (which must not exist) with mode 0600 and writes `text` to it.
     private static func createFile(_ path: String, containing text: String) throws(SandboxKeyError) {
-        let descriptor = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
-        guard descriptor >= 0 else {
-            throw SandboxKeyError("cannot create '\(path)': \(String(cString: strerror(errno)))")
-        }
-        defer { close(descriptor) }
-        if let failure = DescriptorOutput.writeAll(Array(text.utf8), to: descriptor).errorNumber {
-            unlink(path)
-            throw SandboxKeyError("cannot write '\(path)': \(String(cString: strerror(failure)))")
+        if let failure = DescriptorOutput.createFile(path, containing: Array(text.utf8), mode: 0o600) {
+            throw SandboxKeyError(failure.message(path: path))
         }
     }
 }

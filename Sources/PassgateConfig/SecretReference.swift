@@ -32,7 +32,9 @@ public enum SecretReference: Sendable, Equatable, CustomStringConvertible {
 
     /// The secret's value. A file's trailing newlines are dropped (editors add one);
     /// `sandbox:` references are resolved by the loader, not here.
-    public func resolve(environment: [String: String] = ProcessInfo.processInfo.environment) throws(SecretError) -> String {
+    public func resolve(
+        environment: [String: String] = ProcessInfo.processInfo.environment, files: ConfigurationFiles = .system
+    ) throws(SecretError) -> String {
         switch self {
         case .literal(let value):
             return value
@@ -42,21 +44,15 @@ public enum SecretReference: Sendable, Equatable, CustomStringConvertible {
             }
             return value
         case .file(let path):
-            return try Self.readText(path).trimmingCharacters(in: .newlines)
+            return try files.readText(path).trimmingCharacters(in: .newlines)
         case .sandbox(let name):
             throw SecretError("sandbox:\(name) is only available when the embedded sandbox is enabled")
         }
     }
 
-    /// A whole UTF-8 text file (keys, secrets).
+    /// A whole UTF-8 text file (keys, secrets), from the file system.
     public static func readText(_ path: String) throws(SecretError) -> String {
-        guard FileManager.default.isReadableFile(atPath: path) else {
-            throw SecretError("cannot read '\(path)' (missing file or no permission)")
-        }
-        guard let data = FileManager.default.contents(atPath: path), let text = String(data: data, encoding: .utf8) else {
-            throw SecretError("'\(path)' is not a UTF-8 text file (give PEM or base64, not binary DER)")
-        }
-        return text
+        try ConfigurationFiles.system.readText(path)
     }
 }
 

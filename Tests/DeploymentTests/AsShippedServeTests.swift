@@ -11,7 +11,7 @@ import Glibc
 /// that keep a healthy pod in service and take a pod without Redis out of it.
 @Suite("Deployment as shipped")
 struct AsShippedServeTests {
-    @Test("passgate serve runs the shipped config; the HEALTHCHECK and probes answer; Redis down is reported, never a probe failure; SIGTERM exits 0")
+    @Test("passgate serve runs the shipped config (Redis with its password); the HEALTHCHECK and probes answer; Redis down is reported, never a probe failure; SIGTERM exits 0")
     func servesAsShipped() async throws {
         let shipped = try ShippedConfiguration.materialize()
         defer { shipped.remove() }
@@ -25,6 +25,9 @@ struct AsShippedServeTests {
         let grace = try pod.int("terminationGracePeriodSeconds")
 
         try await RedisServerProcess.with { redis in
+            // The test's Redis asks for the shipped state.redisPassword, as redis.yaml's does.
+            let password = try String(contentsOfFile: "\(shipped.directory)/secrets/redis-password", encoding: .utf8)
+            _ = try redis.cli("CONFIG", "SET", "requirepass", password.trimmingCharacters(in: .whitespacesAndNewlines))
             let port = try TestPorts.reserve()
             // Only what differs on a test machine: loopback instead of the pod IP, a free port, the
             // test's Redis, and a 1 s drain instead of 10 s (the drain itself is tested elsewhere).
@@ -60,6 +63,7 @@ struct AsShippedServeTests {
 
             let ready = try await probe(readiness)
             #expect(ready.status == 0, "\(readiness) with Redis up: \(ready.stderrText)\n\(serverLog())")
+            #expect(!ready.stdoutText.contains("degraded"), "Passgate must authenticate to Redis: \(ready.stdoutText)")
             #expect(try await probe(liveness).status == 0)
 
             // Redis is shared by every pod: its outage is logged and reported, but readiness stays,

@@ -33,7 +33,7 @@ struct DockerfileTests {
             for copy in stage.all("COPY") + stage.all("ADD") where !copy.arguments.hasPrefix("--from=") {
                 let sources = copy.arguments.split(separator: " ").dropLast().filter { !$0.hasPrefix("--") }
                 for source in sources {
-                    #expect(["Package.*", "Sources", "Tests", "scripts/build-release", "scripts/link-order.txt"].contains(source),
+                    #expect(["Package.swift", "Package.resolved", "Sources", "Tests", "scripts/build-release", "scripts/link-order.txt"].contains(source),
                             "line \(copy.line) copies \(source) from the build context")
                 }
             }

@@ -16,7 +16,7 @@ struct KubernetesManifestTests {
         let objects = manifests.map { "\($0.kind)/\($0.name)" }
         #expect(objects.sorted() == [
             "Deployment/passgate", "Deployment/passgate-redis", "HorizontalPodAutoscaler/passgate", "Namespace/passgate",
-            "NetworkPolicy/passgate-redis", "PodDisruptionBudget/passgate", "Service/passgate", "Service/passgate-redis",
+            "NetworkPolicy/passgate-api", "NetworkPolicy/passgate-redis", "PodDisruptionBudget/passgate", "Service/passgate", "Service/passgate-redis",
         ])
         let versions = Dictionary(manifests.map { ($0.kind, (try? $0.object.string("apiVersion")) ?? "") }, uniquingKeysWith: { $1 })
         #expect(versions["HorizontalPodAutoscaler"] == "autoscaling/v2")

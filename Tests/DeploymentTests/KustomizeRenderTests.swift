@@ -32,6 +32,8 @@ struct KustomizeRenderTests {
         let configMaps = volumes.compactMap { try? $0.map("configMap").string("name") }
         let secretNames = volumes.compactMap { try? $0.map("secret").string("secretName") }
         #expect(configMaps == [configMap.name] && secretNames == [secret.name])
+        let redisPod = try #require(objects.first { $0.kind == "Deployment" && $0.name == "passgate-redis" }).object.map("spec").map("template").map("spec")
+        #expect(try redisPod.maps("volumes").compactMap { try? $0.map("secret").string("secretName") } == [secret.name], "Redis's password comes from the same Secret")
         #expect(objects.filter { $0.kind != "Namespace" }.allSatisfy { (try? $0.object.map("metadata").string("namespace")) == "passgate" })
     }
 }

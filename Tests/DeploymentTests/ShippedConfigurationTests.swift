@@ -28,7 +28,7 @@ struct ShippedConfigurationTests {
         let auditPath = try raw.map("audit").string("path")
             .replacingOccurrences(of: ShippedConfiguration.auditDirectory + "/", with: shipped.auditDirectory + "/")
         #expect(configuration.audit.enabled && configuration.audit.path == auditPath)
-        #expect(configuration.state.backend == .redis && configuration.state.replayKey != nil)
+        #expect(configuration.state.backend == .redis && configuration.state.replayKey != nil && configuration.state.redisPassword != nil)
         #expect(!configuration.sandbox.enabled)
         #expect(!configuration.apps.isEmpty && !configuration.clients.isEmpty)
         #expect(configuration.providers["cmcc"]?.baseURLs.allSatisfy { $0.hasPrefix("https://") } == true)
@@ -38,7 +38,7 @@ struct ShippedConfigurationTests {
     func secretsAreFiles() throws {
         let text = try Repository.text(Repository.configurationFile)
         let raw = try Repository.configuration()
-        var references = [try raw.map("state").string("replayKey")]
+        var references = [try raw.map("state").string("replayKey"), try raw.map("state").string("redisPassword")]
         for app in try raw.maps("apps") {
             for key in ["secret", "appKey", "privateKey"] where app.has(key) { references.append(try app.string(key)) }
         }

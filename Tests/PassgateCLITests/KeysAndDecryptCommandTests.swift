@@ -32,6 +32,32 @@ struct KeysAndDecryptCommandTests {
         #expect(try await ProcessRunner.passgate(["keys", "generate", "--bits", "512", "--out", dir]).status == 64)
     }
 
+    @Test("keys generate creates private.pem as mode 0600 (stat), refuses an existing one or a dangling symbolic link there, and names the path")
+    func generateExclusively() async throws {
+        let dir = try ProcessRunner.temporaryDirectory()
+        let created = try await ProcessRunner.passgate(["keys", "generate", "--bits", "1024", "--out", "\(dir)/fresh"])
+        #expect(created.status == 0, "\(created.stderr)")
+        var info = stat()
+        #expect(stat("\(dir)/fresh/private.pem", &info) == 0)
+        #expect(info.st_mode & 0o7777 == 0o600, "mode \(String(info.st_mode & 0o7777, radix: 8))")
+
+        // Only the private key is there: nothing is written, not even the public files.
+        try FileManager.default.createDirectory(atPath: "\(dir)/taken", withIntermediateDirectories: true)
+        try "an operator's key".write(toFile: "\(dir)/taken/private.pem", atomically: false, encoding: .utf8)
+        let taken = try await ProcessRunner.passgate(["keys", "generate", "--bits", "1024", "--out", "\(dir)/taken"])
+        #expect(taken.status == 73 && taken.stderr.contains("'\(dir)/taken/private.pem' exists"), "\(taken.stderr)")
+        #expect(try String(contentsOfFile: "\(dir)/taken/private.pem", encoding: .utf8) == "an operator's key")
+        #expect(!FileManager.default.fileExists(atPath: "\(dir)/taken/public.pem"))
+
+        // A link planted where the key goes is not followed: its target is never created.
+        try FileManager.default.createDirectory(atPath: "\(dir)/planted", withIntermediateDirectories: true)
+        #expect(symlink("\(dir)/elsewhere.pem", "\(dir)/planted/private.pem") == 0)
+        let planted = try await ProcessRunner.passgate(["keys", "generate", "--bits", "1024", "--out", "\(dir)/planted"])
+        #expect(planted.status == 73 && planted.stderr.contains("\(dir)/planted/private.pem"), "\(planted.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: "\(dir)/elsewhere.pem"))
+        #expect(!FileManager.default.fileExists(atPath: "\(dir)/planted/public.pem"))
+    }
+
     @Test("decrypt-msisdn decrypts an openssl-made PKCS#1 ciphertext given as hex or base64")
     func decrypt() async throws {
         let dir = try ProcessRunner.temporaryDirectory()

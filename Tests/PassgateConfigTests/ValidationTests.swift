@@ -248,6 +248,21 @@ struct ValidationTests {
         }
     }
 
+    @Test("sandbox.host: loopback addresses only, from the file or PASSGATE_SANDBOX_HOST; any other is named with the rule")
+    func sandboxHostIsLoopback() throws {
+        for host in ["127.0.0.1", "127.8.9.10", "\"::1\"", "localhost", "LocalHost"] {
+            let configuration = try ConfigurationLoader(environment: Minimal.environment).load(yaml: Minimal.yaml(sandbox: "host: \(host)"), baseDirectory: "/")
+            #expect(SandboxSettings.isAllowedHost(configuration.sandbox.host), "\(host)")
+        }
+        for host in ["0.0.0.0", "\"::\"", "10.0.0.5", "192.168.1.2", "passgate.example.com", "128.0.0.1", "127.0.0.256"] {
+            let found = problems(Minimal.yaml(sandbox: "enabled: true, host: \(host)"), environment: Minimal.environment)
+            #expect(found.map(\.path) == ["sandbox.host"], "\(host): \(found)")
+            #expect(found.first?.message.contains("must be a loopback address (127.0.0.0/8, ::1 or localhost)") == true, "\(found)")
+        }
+        let fromEnvironment = problems(Minimal.yaml(), environment: Minimal.environment.merging(["PASSGATE_SANDBOX_HOST": "0.0.0.0"]) { $1 })
+        #expect(fromEnvironment.map(\.path) == ["sandbox.host"] && fromEnvironment.first?.message.contains("PASSGATE_SANDBOX_HOST") == true, "\(fromEnvironment)")
+    }
+
     @Test("the sandbox may not share the API's port")
     func sandboxPortClash() {
         #expect(problems("server: {port: 8090}\nsandbox: {enabled: true, port: 8090}").map(\.path) == ["sandbox.port"])

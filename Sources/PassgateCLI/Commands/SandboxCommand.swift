@@ -18,6 +18,9 @@ struct SandboxCommand: AsyncParsableCommand {
 
     @OptionGroup var config: ConfigOptions
 
+    @Option(help: "Loopback address to listen on: 127.0.0.0/8, ::1 or localhost (default: sandbox.host from the config).")
+    var host: String?
+
     @Option(help: "Port (default: sandbox.port from the config).")
     var port: Int?
 
@@ -30,8 +33,15 @@ struct SandboxCommand: AsyncParsableCommand {
     @Flag(name: .customLong("bench"), help: "Bench mode: batch token minting, no per-number limit (signatures still verified).")
     var bench = false
 
+    func validate() throws {
+        if let host, !SandboxSettings.isAllowedHost(host) {
+            throw ValidationError("--host \(SandboxSettings.hostRule), got '\(host)'")
+        }
+    }
+
     func run() async throws {
         var configuration = try config.load()
+        if let host { configuration.sandbox.host = host }
         if let port { configuration.sandbox.port = port }
         if let latencyMs { configuration.sandbox.latencyMs = latencyMs }
         if let fault {

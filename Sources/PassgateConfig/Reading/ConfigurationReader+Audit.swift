@@ -11,7 +11,7 @@ extension ConfigurationReader {
         if let enabled = bool("enabled", in: section) { settings.enabled = enabled }
         if let path = name("path", in: section, what: "the audit file, e.g. /var/lib/passgate/audit/audit.jsonl"),
            let origin = field("path", in: section)?.origin {
-            if let problem = Self.auditPathProblem(path, absolute: absolutePath(path)) {
+            if let problem = Self.auditPathProblem(path, absolute: absolutePath(path), files: files) {
                 report("audit.path", "\(origin) \(Quote.value(path)) \(problem)")
             } else {
                 settings.path = path
@@ -31,14 +31,13 @@ extension ConfigurationReader {
     }
 
     /// Why `path` cannot be the audit file, if it cannot.
-    static func auditPathProblem(_ path: String, absolute: String) -> String? {
+    static func auditPathProblem(_ path: String, absolute: String, files: ConfigurationFiles) -> String? {
         if path.hasSuffix("/") { return "names a directory: give the file, e.g. \(path)audit.jsonl" }
         let name = absolute.split(separator: "/").last.map(String.init) ?? ""
         guard name.hasSuffix(".jsonl"), name.count > ".jsonl".count else {
             return "must name a .jsonl file (e.g. /var/lib/passgate/audit/audit.jsonl): rotated files are named after it and passgate usage reads *.jsonl"
         }
-        var isDirectory: ObjCBool = false
-        if FileManager.default.fileExists(atPath: absolute, isDirectory: &isDirectory), isDirectory.boolValue {
+        if files.isDirectory(absolute) {
             return "is a directory: give a file inside it, e.g. \(path)/audit.jsonl"
         }
         return nil

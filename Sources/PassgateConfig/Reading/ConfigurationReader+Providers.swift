@@ -76,12 +76,14 @@ extension ConfigurationReader {
         }
         if let (caFile, field) = string("caFile", in: section), !caFile.isEmpty {
             let absolute = absolutePath(caFile)
-            if !FileManager.default.isReadableFile(atPath: absolute) {
-                report(field.path, "\(field.origin) '\(absolute)' cannot be read (missing file or no permission); give a PEM bundle of CA certificates, or remove the key to use the system's")
-            } else if let data = FileManager.default.contents(atPath: absolute), !String(decoding: data, as: UTF8.self).contains("-----BEGIN CERTIFICATE-----") {
-                report(field.path, "\(field.origin) '\(absolute)' holds no PEM certificate (-----BEGIN CERTIFICATE-----): give a PEM bundle of CA certificates")
+            if let bytes = files.contents(absolute) {
+                if String(decoding: bytes, as: UTF8.self).contains("-----BEGIN CERTIFICATE-----") {
+                    settings.caFile = absolute
+                } else {
+                    report(field.path, "\(field.origin) '\(absolute)' holds no PEM certificate (-----BEGIN CERTIFICATE-----): give a PEM bundle of CA certificates")
+                }
             } else {
-                settings.caFile = absolute
+                report(field.path, "\(field.origin) '\(absolute)' cannot be read (missing file or no permission); give a PEM bundle of CA certificates, or remove the key to use the system's")
             }
         }
         if let (proxy, field) = string("proxy", in: section), !proxy.isEmpty {

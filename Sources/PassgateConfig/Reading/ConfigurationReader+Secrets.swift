@@ -58,7 +58,7 @@ extension ConfigurationReader {
             }
             let value: String
             do {
-                value = try reference.resolve(environment: environment)
+                value = try reference.resolve(environment: environment, files: files)
             } catch {
                 report(field.path, "\(label): \(error.description)")
                 return nil
@@ -111,7 +111,7 @@ extension ConfigurationReader {
             return nil
         case .sandboxKey(let name):
             let result = sandboxKeys[name] ?? Result { () throws(SandboxKeyError) in
-                try SandboxKeyStore.key(named: name, in: sandbox.keyDirectory)
+                try files.sandboxKey(name, sandbox.keyDirectory)
             }
             sandboxKeys[name] = result
             switch result {

@@ -13,7 +13,13 @@ extension ConfigurationReader {
         let section = mapping(node, path: "sandbox", keys: keys, overridePrefix: Self.overridePrefix("sandbox"))
         var settings = SandboxSettings()
         if let enabled = bool("enabled", in: section) { settings.enabled = enabled }
-        if let host = name("host", in: section, what: "the address the embedded sandbox listens on, e.g. 127.0.0.1") { settings.host = host }
+        if let host = name("host", in: section, what: "the address the embedded sandbox listens on, e.g. 127.0.0.1"), let field = field("host", in: section) {
+            if SandboxSettings.isAllowedHost(host) {
+                settings.host = host
+            } else {
+                report(field.path, "\(field.origin) \(SandboxSettings.hostRule), got \(Quote.value(host))")
+            }
+        }
         if let port = int("port", in: section, 0...65535, note: " (0 picks a free port)") { settings.port = port }
         if let directory = name("keyDirectory", in: section, what: "where sandbox:NAME keys are kept") { settings.keyDirectory = directory }
         settings.keyDirectory = absolutePath(settings.keyDirectory)

@@ -21,12 +21,18 @@ final class ConfigurationReader {
     let registry: ProviderRegistry
     /// The values `sandbox.fault` accepts (see `ConfigurationLoader.sandboxFaults`).
     let sandboxFaults: [String]
+    /// Where `file:` secrets, `caFile` and sandbox keys come from (see `ConfigurationLoader.files`).
+    let files: ConfigurationFiles
 
-    init(environment: [String: String], baseDirectory: String, registry: ProviderRegistry = .builtIn, sandboxFaults: [String] = ["none"]) {
+    init(
+        environment: [String: String], baseDirectory: String, registry: ProviderRegistry = .builtIn, sandboxFaults: [String] = ["none"],
+        files: ConfigurationFiles = .system
+    ) {
         self.environment = environment
         self.baseDirectory = baseDirectory
         self.registry = registry
         self.sandboxFaults = sandboxFaults
+        self.files = files
     }
 
     /// The parsed document, for the line numbers of problems.

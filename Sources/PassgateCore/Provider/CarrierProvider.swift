@@ -42,7 +42,8 @@ extension ProviderApp {
 public struct CallContext: Sendable {
     /// Timestamps and nonces come from it (tests pin it).
     public var clock: any WallClock
-    /// Passgate's id of the request the call serves, for providers that echo an id of ours.
+    /// An id Passgate generated for this call, for providers that take and echo an id of ours
+    /// (`exID`, `outId`). Never the caller's `X-Request-Id`: callers do not choose what a carrier sees.
     public var requestId: String
 
     public init(clock: any WallClock = SystemWallClock(), requestId: String) {

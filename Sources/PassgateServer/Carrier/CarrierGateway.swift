@@ -50,7 +50,7 @@ struct ProviderGateway: CarrierGateway {
     func phoneNumber(app: AppSettings, token: String, logger: Logger) async -> CarrierExchange<PhoneNumberOutcome> {
         let prepared: PreparedCall<PhoneNumberOutcome>
         do {
-            prepared = try provider(app).phoneNumber(app: app.settings, token: token, context: context(logger))
+            prepared = try provider(app).phoneNumber(app: app.settings, token: token, context: context())
         } catch {
             return CarrierExchange(call: nil, result: .failure(error))
         }
@@ -63,7 +63,7 @@ struct ProviderGateway: CarrierGateway {
     func verify(app: AppSettings, token: String, phoneNumber: String, logger: Logger) async -> CarrierExchange<VerificationOutcome> {
         let prepared: PreparedCall<VerificationOutcome>
         do {
-            prepared = try provider(app).verify(app: app.settings, token: token, phoneNumber: phoneNumber, context: context(logger))
+            prepared = try provider(app).verify(app: app.settings, token: token, phoneNumber: phoneNumber, context: context())
         } catch {
             return CarrierExchange(call: nil, result: .failure(error))
         }
@@ -78,8 +78,11 @@ struct ProviderGateway: CarrierGateway {
         return provider
     }
 
-    private func context(_ logger: Logger) -> CallContext {
-        CallContext(clock: clock, requestId: logger[metadataKey: "requestId"]?.description ?? MessageID.make())
+    /// A fresh id of Passgate's own for the carrier, never the request's id: that one may come
+    /// from the caller's `X-Request-Id`, and a caller must not choose what a carrier is sent (an
+    /// `exID`/`outId` it echoes, dedups or bills by). The carrier call's log line pairs the two.
+    private func context() -> CallContext {
+        CallContext(clock: clock, requestId: MessageID.make())
     }
 
     /// Tries the provider's base URLs in order. Moving on is safe only after a failure that

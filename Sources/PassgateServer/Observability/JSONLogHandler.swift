@@ -4,7 +4,7 @@ import Logging
 import Synchronization
 
 /// A swift-log handler writing one JSON object per line: `ts`, `level`, `logger`, `msg`, then the
-/// metadata keys. `text` format writes `ts level logger: msg key=value…` for humans.
+/// metadata keys. `text` format writes `ts level logger: msg key=value…` for humans (``TextLogLine``).
 public struct JSONLogHandler: LogHandler {
     public var metadata: Logger.Metadata = [:]
     public var logLevel: Logger.Level
@@ -59,8 +59,7 @@ public struct JSONLogHandler: LogHandler {
     ) -> String {
         let timestamp = LogTimestamp.now()
         guard json else {
-            let pairs = fields.map { "\($0.key)=\($0.value)" }.joined(separator: " ")
-            return "\(timestamp) \(level) \(label): \(message)\(pairs.isEmpty ? "" : " " + pairs)"
+            return TextLogLine.line(timestamp: timestamp, level: level, label: label, message: message, fields: fields)
         }
         var line = JSONLogLine()
         line.add("ts", timestamp)

@@ -46,12 +46,12 @@ struct ShippedConfiguration {
     /// A valid value for a secret, by the naming convention of deploy/kubernetes/secrets/README.md.
     static func secretValue(named name: String) throws -> String {
         if name.hasSuffix(".pem") { return TestRSAKeys.primaryPEM }
-        if name == "replay-key" { return Hex.lowercase(try SecureRandom.bytes(count: 32)) + "\n" }
+        if name == "replay-key" || name == "redis-password" { return Hex.lowercase(try SecureRandom.bytes(count: 32)) + "\n" }
         if name.hasSuffix("-secret") { return Hex.uppercase(try SecureRandom.bytes(count: 16)) + "\n" }  // a 32-character APPSecret
         if name.hasSuffix("-appkey") { return Hex.uppercase(try SecureRandom.bytes(count: 8)) + "\n" }  // a 16-character appKey
         throw Failure("""
             \(Repository.configurationFile) references secret '\(name)', a kind these tests cannot make up: \
-            name it *.pem, replay-key, *-secret or *-appkey
+            name it *.pem, replay-key, redis-password, *-secret or *-appkey
             """)
     }
 }

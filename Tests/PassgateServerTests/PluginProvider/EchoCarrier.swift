@@ -16,6 +16,7 @@ final class EchoCarrier: CarrierTransport {
         var spent: Set<String> = []
         var truncate = false
         var failure: TransportFailure.Kind?
+        var sent: [CarrierHTTPRequest] = []
     }
 
     let secret: String
@@ -29,6 +30,8 @@ final class EchoCarrier: CarrierTransport {
 
     /// Requests that reached the carrier (in-process: that were not failed by `failTransfers`).
     var calls: Int { state.withLock { $0.calls } }
+    /// In-process only: every request handed to the transport, as it would go on the wire.
+    var sent: [CarrierHTTPRequest] { state.withLock { $0.sent } }
     func truncateReplies() { state.withLock { $0.truncate = true } }
     /// In-process only: every transfer fails with `kind` (nil: they succeed again).
     func failTransfers(_ kind: TransportFailure.Kind?) { state.withLock { $0.failure = kind } }
@@ -53,7 +56,11 @@ final class EchoCarrier: CarrierTransport {
     }
 
     func send(_ request: CarrierHTTPRequest) async throws -> CarrierHTTPReply {
-        if let kind = state.withLock({ $0.failure }) {
+        let failure = state.withLock { state in
+            state.sent.append(request)
+            return state.failure
+        }
+        if let kind = failure {
             throw TransportFailure(kind: kind, detail: "failed by the test", host: "echo.invalid")
         }
         guard request.method == "POST", request.url.hasSuffix("/exchange") else {
