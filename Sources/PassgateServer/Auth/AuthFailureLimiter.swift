@@ -13,7 +13,7 @@ import Synchronization
 /// then counts every client behind it together: set it with that in mind (docs/operations.md).
 /// `X-Forwarded-For` is not read: any client can write it.
 ///
-/// Memory is fixed: a table of ``sets`` × ``ways`` sources (4,096, about 200 KB), each source in one
+/// Memory is fixed: a table of ``sets`` × ``ways`` sources (4,096: well under 1 MB), each source in one
 /// set chosen by a per-process seeded hash. A new source takes the place, in its set, of the one
 /// that has the most failures left: a source being refused is the last to be forgotten.
 final class AuthFailureLimiter: Sendable {
