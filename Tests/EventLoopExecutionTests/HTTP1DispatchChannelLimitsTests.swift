@@ -79,6 +79,7 @@ import Testing
         gate.open()
         #expect(try await connection.answer().hasPrefix("HTTP/1.1 200 OK\r\n"), "its token may be spent: never a 408")
         #expect(connection.isOpen)
+        try await connection.finish()
     }
 
     @Test func aHeadOverTheLimitIsAnswered431AndClosed() async throws {
@@ -95,6 +96,7 @@ import Testing
         #expect(answer.contains("Connection: close\r\n"))
         #expect(!over.isOpen)
         #expect(log.reached == [.headTooLarge])
+        try await within.finish()
     }
 
     @Test func aConnectionOverTheLimitIsClosedOnAcceptAndAFreedPlaceIsTakenAgain() async throws {
@@ -113,6 +115,7 @@ import Testing
         let accepted = try await TestConnection.open(dispatch, loop: loop)
         try await accepted.send("GET /hello HTTP/1.1\r\nHost: x\r\n\r\n")
         #expect(try await accepted.answer().hasPrefix("HTTP/1.1 200 OK\r\n"))
+        for connection in open + [accepted] { try await connection.finish() }
     }
 
     @Test func whileDrainingEveryAnswerSaysCloseAndTheConnectionCloses() async throws {
@@ -158,5 +161,6 @@ import Testing
         #expect(normal.isOpen)
         #expect(log.reached.count == 200 && log.reached.allSatisfy { $0 == .headTimeout })
         #expect(dispatch.connections.current == 1)
+        try await normal.finish()
     }
 }

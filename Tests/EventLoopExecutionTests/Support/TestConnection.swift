@@ -44,6 +44,11 @@ struct TestConnection {
 
     var isOpen: Bool { channel.isActive }
 
+    /// Closes the connection if the test left it open: its pending timer goes with it.
+    func finish() async throws {
+        if channel.isActive { try await channel.close() }
+    }
+
     func advance(by amount: TimeAmount) async {
         await loop.advanceTime(by: amount)
     }
