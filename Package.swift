@@ -155,6 +155,7 @@ let package = Package(
         .target(
             name: "CarrierSandbox",
             dependencies: [
+                "EventLoopExecution",
                 "ProviderCMCC",
                 "ProviderJVerification",
                 "ProviderShanyan",
@@ -284,6 +285,7 @@ let package = Package(
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
+                .product(name: "NIOEmbedded", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
             ],
             swiftSettings: swiftSettings

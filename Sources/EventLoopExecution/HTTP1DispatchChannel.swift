@@ -20,9 +20,14 @@ public import PassgateCore
 ///   connection is not read until they are answered);
 /// - a request without keep-alive (HTTP/1.1 `Connection: close`, or HTTP/1.0 without
 ///   `keep-alive`) is answered with `Connection: close` and the connection closed after it;
-/// - malformed HTTP gets NIO's 400 and the connection is closed;
+/// - malformed HTTP gets a 400, a head over ``ConnectionLimits/maxHeadBytes`` a 431, and the
+///   connection is closed;
+/// - a client that is slow to send a head or a body, or keeps a connection idle, is closed after
+///   ``ConnectionLimits``' time limits (408 when part of a request was read), and a listener holds
+///   at most ``ConnectionLimits/maxConnections`` connections (ConnectionDeadlines.swift);
 /// - a graceful shutdown (the server's quiescing) closes idle connections at once and busy ones
-///   after their current answer;
+///   after their current answer; before it, while ``Configuration/closesConnections`` says so
+///   (the drain), every answer closes its connection;
 /// - bodies are collected up to ``Configuration/maxRequestBodyBytes``; a longer body is read to its
 ///   end and dropped, and the responder sees a body that fails with `NIOTooManyBytesError`, as
 ///   Hummingbird's `collect(upTo:)` would;
@@ -40,8 +45,14 @@ public struct HTTP1DispatchChannel: ServerChildChannel {
         /// The largest request body collected, read when each request's head arrives (so a reload
         /// applies to the next request). Default 1 MiB.
         public var maxRequestBodyBytes: @Sendable () -> Int
-        /// Limits of NIO's HTTP/1 decoder (header sizes and count), as Hummingbird's defaults.
-        public var decoderLimits: NIOHTTPDecoderLimitConfiguration
+        /// Time limits, the connection limit and the head size limit (``ConnectionLimits``).
+        public var limits: ConnectionLimits
+        /// Whether every answer now closes its connection (`Connection: close`): `true` while the
+        /// instance drains, so keep-alive clients move to other instances while it still answers
+        /// them. Asked once per answer.
+        public var closesConnections: @Sendable () -> Bool
+        /// Told each time a limit of ``limits`` closes a connection (metrics).
+        public var limitReached: @Sendable (ConnectionLimitReached) -> Void
         /// The `Server` header's value on every answer; `nil` sends none.
         public var serverName: String?
         /// Where the `Date` header's time comes from.
@@ -49,16 +60,28 @@ public struct HTTP1DispatchChannel: ServerChildChannel {
 
         public init(
             maxRequestBodyBytes: @escaping @Sendable () -> Int = { 1 << 20 }, serverName: String? = nil,
-            clock: any WallClock = SystemWallClock()
+            clock: any WallClock = SystemWallClock(), limits: ConnectionLimits = .init(),
+            closesConnections: @escaping @Sendable () -> Bool = { false },
+            limitReached: @escaping @Sendable (ConnectionLimitReached) -> Void = { _ in }
         ) {
             self.maxRequestBodyBytes = maxRequestBodyBytes
             self.serverName = serverName
             self.clock = clock
-            var limits = NIOHTTPDecoderLimitConfiguration()
-            limits.maxHeaderFieldSize = 80 * 1024
-            limits.maxHeaderListSize = 80 * 1024
-            limits.maxHeaderFieldCount = 1000
-            decoderLimits = limits
+            self.limits = limits
+            self.closesConnections = closesConnections
+            self.limitReached = limitReached
+        }
+
+        /// Limits of NIO's HTTP/1 decoder from ``limits``: the request target and every field's
+        /// name and value count towards one total, and no single one may pass it either. A
+        /// hundred fields is more than any API client sends; NIO's default (65,534) lets a head
+        /// within the byte limit still cost a header table entry per two bytes.
+        public var decoderLimits: NIOHTTPDecoderLimitConfiguration {
+            var decoder = NIOHTTPDecoderLimitConfiguration()
+            decoder.maxHeaderFieldSize = limits.maxHeadBytes
+            decoder.maxHeaderListSize = limits.maxHeadBytes
+            decoder.maxHeaderFieldCount = 100
+            return decoder
         }
     }
 
@@ -75,6 +98,8 @@ public struct HTTP1DispatchChannel: ServerChildChannel {
     public let affinity: EventLoopAffinity?
     /// The `Date` header, shared by every connection of the listener.
     let date: HTTPDateCache
+    /// The listener's open connections, against ``ConnectionLimits/maxConnections``.
+    public let connections: OpenConnections
 
     /// - Parameter requestsOnEventLoop: at most this many requests in flight run on their loops
     ///   (``EventLoopAffinity``); 0 or less: always on ``PoolTaskExecutor``'s queue.
@@ -83,10 +108,19 @@ public struct HTTP1DispatchChannel: ServerChildChannel {
         self.configuration = configuration
         affinity = requestsOnEventLoop > 0 ? EventLoopAffinity(limit: requestsOnEventLoop) : nil
         date = HTTPDateCache(clock: configuration.clock)
+        connections = OpenConnections(limit: configuration.limits.maxConnections)
     }
 
     public func setup(channel: any Channel, logger: Logger) -> EventLoopFuture<Value> {
-        channel.eventLoop.makeCompletedFuture {
+        // Over the limit: closed before anything is read, so it costs no buffers.
+        guard connections.open() else {
+            configuration.limitReached(.connections)
+            channel.close(promise: nil)
+            return channel.eventLoop.makeSucceededFuture(Value(channel: channel, finished: channel.eventLoop.makeSucceededVoidFuture()))
+        }
+        let connections = connections
+        channel.closeFuture.whenComplete { _ in connections.closed() }
+        return channel.eventLoop.makeCompletedFuture {
             // NIO's request decoder alone: the handler writes answers as bytes itself
             // (HTTP1ResponseHead), answers malformed HTTP itself, and orders pipelined requests
             // itself, so NIO's response encoder, protocol error handler and pipelining handler

@@ -74,6 +74,7 @@ extension HTTP1DispatchHandler {
         guard !framing.keepAlive else {
             context.writeAndFlush(wrapOutboundOut(bytes), promise: nil)
             finishAnswer(after)
+            apply(deadlines.answerWritten(now: context.eventLoop.now), context: context)
             startNext(context: context)
             writeContinueIfDue(context: context)
             return

@@ -30,7 +30,7 @@ final class HTTP1DispatchHandler: ChannelDuplexHandler, RemovableChannelHandler 
     private let executor: any TaskExecutor
     /// Succeeded once the connection is gone and no answer is being prepared (``HTTP1DispatchChannel/Value``).
     let finished: EventLoopPromise<Void>
-    private let logger: Logger
+    let logger: Logger
 
     /// The request being read: its head, the body so far, the body limit it was read against, and
     /// whether the body went over it (then nothing more of it is kept).
@@ -41,7 +41,7 @@ final class HTTP1DispatchHandler: ChannelDuplexHandler, RemovableChannelHandler 
     /// Complete requests not yet started, oldest first.
     private var pending = CircularBuffer<(head: HTTPRequestHead, body: CollectedBody)>(initialCapacity: 2)
     /// A request has been handed to its task and its answer not yet written.
-    private(set) var answering = false
+    var answering = false
     /// The client closed its side (TCP half-close): close once every request it sent is answered.
     private var inputClosed = false
     /// The server is shutting down: close after the answer being prepared; start nothing more.
@@ -59,17 +59,31 @@ final class HTTP1DispatchHandler: ChannelDuplexHandler, RemovableChannelHandler 
     /// The request being read asked for `100 Continue` before it sends its body, and the interim
     /// answer waits for the answers before it (HTTP1DispatchHandler+Continue.swift).
     var continueOwed = false
+    /// The connection's time limits, and the timer that enforces them (HTTP1DispatchHandler+Deadlines.swift).
+    var deadlines: ConnectionDeadlines
+    var timer = ConnectionTimer()
 
     init(channel: HTTP1DispatchChannel, executor: any TaskExecutor, finished: EventLoopPromise<Void>, logger: Logger) {
         self.channel = channel
         self.executor = executor
         self.finished = finished
         self.logger = logger
+        deadlines = ConnectionDeadlines(limits: channel.configuration.limits)
+    }
+
+    func handlerAdded(context: ChannelHandlerContext) {
+        apply(deadlines.opened(now: context.eventLoop.now), context: context)
+    }
+
+    func channelReadComplete(context: ChannelHandlerContext) {
+        apply(deadlines.readCompleted(now: context.eventLoop.now), context: context)
+        context.fireChannelReadComplete()
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         switch unwrapInboundIn(data) {
         case .head(let head):
+            apply(deadlines.headReceived(now: context.eventLoop.now), context: context)
             self.head = head
             body = nil
             bodyLimit = channel.configuration.maxRequestBodyBytes()
@@ -113,6 +127,7 @@ final class HTTP1DispatchHandler: ChannelDuplexHandler, RemovableChannelHandler 
 
     /// Queues a complete request behind those waiting and starts the oldest one if it may.
     private func enqueue(_ request: (head: HTTPRequestHead, body: CollectedBody), context: ChannelHandlerContext) {
+        defer { apply(deadlines.requestReceived(now: context.eventLoop.now), context: context) }
         // Shutting down, a request behind the one being answered is never started.
         guard !(quiescing && answering), !closing else { return }
         pending.append(request)
@@ -138,13 +153,14 @@ final class HTTP1DispatchHandler: ChannelDuplexHandler, RemovableChannelHandler 
     }
 
     /// Whether the connection closes after the answer now being written: the server is shutting
-    /// down, or the client has closed its side and sent nothing more to answer.
+    /// down or draining, or the client has closed its side and sent nothing more to answer.
     var closesAfterThisAnswer: Bool {
-        quiescing || (inputClosed && pending.isEmpty)
+        quiescing || (inputClosed && pending.isEmpty) || channel.configuration.closesConnections()
     }
 
     func handlerRemoved(context: ChannelHandlerContext) {
         removed = true
+        timer.cancel()
         // Requests waiting behind the one being answered never started: nothing of them reached
         // a carrier.
         pending.removeAll()
@@ -192,9 +208,13 @@ final class HTTP1DispatchHandler: ChannelDuplexHandler, RemovableChannelHandler 
 
     func errorCaught(context: ChannelHandlerContext, error: any Error) {
         switch error {
-        case is HTTPParserError:
+        case let error as HTTPParserError:
             guard !malformed else { return }
             malformed = true
+            // A head over the limit: 431 (RFC 6585) rather than 400, so the client can tell its
+            // request was refused for its size, not its syntax.
+            let tooLarge = error == .headerOverflow
+            if tooLarge { channel.configuration.limitReached(.headTooLarge) }
             logger.debug("malformed HTTP request", metadata: ["error": "\(String(reflecting: type(of: error)))"])
             // Nothing after it is read as a request. Alone, it gets a 400 and the connection
             // closes; behind requests not yet answered, those are answered first and the last
@@ -203,7 +223,8 @@ final class HTTP1DispatchHandler: ChannelDuplexHandler, RemovableChannelHandler 
             inputClosed = true
             guard !answering, pending.isEmpty, !closing, !removed else { return }
             answering = true
-            write(context: context, answer: HTTPResponse(status: .badRequest), body: nil, to: .closingWithoutRequest)
+            let status: HTTPResponse.Status = tooLarge ? .requestHeaderFieldsTooLarge : .badRequest
+            write(context: context, answer: HTTPResponse(status: status), body: nil, to: .closingWithoutRequest)
         case ByteToMessageDecoderError.dataReceivedInErrorState where malformed:
             return  // bytes after the malformed ones: dropped by the decoder, the answers go on
         default:
@@ -231,11 +252,13 @@ final class HTTP1DispatchHandler: ChannelDuplexHandler, RemovableChannelHandler 
             // A method HTTP types cannot hold or a request without a path: nothing to route.
             let answer = HTTPResponse(status: .badRequest, headerFields: [.contentLength: "0"])
             answering = true
+            _ = deadlines.responderStarted()
             write(context: context, answer: answer, body: nil, to: ResponseFraming(head, keepAlive: false))
             return
         }
         let framing = ResponseFraming(head)
         answering = true
+        _ = deadlines.responderStarted()
         let loop = context.eventLoop
         let target = NIOLoopBound((handler: self, context: context), eventLoop: loop)
         let respond = channel.respond

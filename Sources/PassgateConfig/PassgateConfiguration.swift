@@ -60,6 +60,23 @@ public struct ServerSettings: Sendable, Equatable {
     /// run on Swift's cooperative pool (a thread per core), which shares work between cores under
     /// load. `nil`: 64 per event loop; 0: always the pool.
     public var requestsOnEventLoop: Int?
+    /// The longest a client may take to send a request's head: from its first byte, or from the
+    /// accept for a connection's first request. Then 408 (or a silent close if nothing came).
+    public var headerTimeoutMs = 10_000
+    /// The longest a client may take to send a request's body, from the end of its head; then 408.
+    public var bodyTimeoutMs = 10_000
+    /// How long a keep-alive connection may sit with no request; then it is closed. Longer than a
+    /// load balancer's own idle timeout (60 s on the common ones), so the balancer, not Passgate,
+    /// closes a connection both sides think idle and never sends on one Passgate just closed.
+    public var idleTimeoutMs = 75_000
+    /// Open connections the API listener holds at most; one more is closed as soon as it is accepted.
+    public var maxConnections = 16_384
+    /// The request line and header fields together, in bytes; a longer head gets 431 and a close.
+    public var maxHeaderBytes = 8_192
+    /// Requests per minute that may fail authentication from one source address (the TCP peer:
+    /// behind a load balancer, the balancer's address) before its requests get 429 without their
+    /// key being checked; 0 turns the limit off.
+    public var authFailuresPerMinute = 60
 
     public init() {}
 }

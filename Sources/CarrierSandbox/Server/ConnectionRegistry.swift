@@ -1,7 +1,8 @@
 import NIOCore
 import Synchronization
 
-/// The open connections, so shutdown can close them all (held `noAnswer` ones included).
+/// The open connections, so shutdown can close them all (held `noAnswer` ones included), and at
+/// most ``limit`` of them: one more is closed as soon as it is accepted.
 final class ConnectionRegistry: Sendable {
     private struct State {
         var channels: [ObjectIdentifier: any Channel] = [:]
@@ -9,12 +10,18 @@ final class ConnectionRegistry: Sendable {
     }
 
     private let state = Mutex(State())
+    let limit: Int
 
-    /// Tracks `channel` until it closes; `false` (and the channel is closed) once shutdown began.
+    init(limit: Int) {
+        self.limit = limit
+    }
+
+    /// Tracks `channel` until it closes; `false` (and the channel is closed) once shutdown began
+    /// or with ``limit`` connections open.
     func register(_ channel: any Channel) -> Bool {
         let id = ObjectIdentifier(channel)
         let accepted = state.withLock { state in
-            guard !state.closing else { return false }
+            guard !state.closing, state.channels.count < limit else { return false }
             state.channels[id] = channel
             return true
         }

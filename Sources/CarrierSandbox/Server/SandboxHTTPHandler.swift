@@ -1,3 +1,4 @@
+import EventLoopExecution
 import NIOCore
 import NIOHTTP1
 
@@ -29,10 +30,48 @@ final class SandboxHTTPHandler: ChannelInboundHandler {
     private let maxBodyBytes: Int
     private var state = State.idle
     private var active = true
+    /// The connection's time limits, as the API listener keeps them (ConnectionDeadlines).
+    private var deadlines: ConnectionDeadlines
+    private var timer = ConnectionTimer()
 
-    init(engine: SandboxEngine, maxBodyBytes: Int) {
+    init(engine: SandboxEngine, maxBodyBytes: Int, limits: ConnectionLimits) {
         self.engine = engine
         self.maxBodyBytes = maxBodyBytes
+        deadlines = ConnectionDeadlines(limits: limits)
+    }
+
+    func handlerAdded(context: ChannelHandlerContext) {
+        apply(deadlines.opened(now: context.eventLoop.now), context: context)
+    }
+
+    func handlerRemoved(context: ChannelHandlerContext) {
+        timer.cancel()
+    }
+
+    func channelReadComplete(context: ChannelHandlerContext) {
+        apply(deadlines.readCompleted(now: context.eventLoop.now), context: context)
+        context.fireChannelReadComplete()
+    }
+
+    /// Arms the timer, or closes: a request that timed out
+    /// before the engine had it gets 408, a connection that sent nothing is closed.
+    private func apply(_ action: ConnectionDeadlines.Action, context: ChannelHandlerContext) {
+        switch action {
+        case .none:
+            return
+        case .arm(let due):
+            timer.arm(at: due, on: context.eventLoop) { [self] in
+                timer.fired()
+                apply(deadlines.timerFired(now: context.eventLoop.now), context: context)
+            }
+        case .close:
+            context.close(promise: nil)
+        case .answerAndClose:
+            state = .rejected
+            perform(
+                .respond(status: 408, contentType: nil, body: [], headers: []), context: context, version: .http1_1, keepAlive: false,
+                method: .GET)
+        }
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
@@ -44,6 +83,7 @@ final class SandboxHTTPHandler: ChannelInboundHandler {
     }
 
     private func received(_ head: HTTPRequestHead, context: ChannelHandlerContext) {
+        apply(deadlines.headReceived(now: context.eventLoop.now), context: context)
         let declared = head.headers.first(name: "content-length").flatMap(Int.init) ?? 0
         let expectsContinue = head.headers.first(name: "expect")?.lowercased() == "100-continue"
         if declared > maxBodyBytes {
@@ -76,6 +116,9 @@ final class SandboxHTTPHandler: ChannelInboundHandler {
     private func ended(context: ChannelHandlerContext) {
         let finished = state
         state = .idle
+        // Answered (or held, a fault) from here on: no limit runs until the answer is written.
+        _ = deadlines.responderStarted()
+        apply(deadlines.requestReceived(now: context.eventLoop.now), context: context)
         switch finished {
         case .reading(let head, let body):
             let request = SandboxRequest(
@@ -142,6 +185,8 @@ final class SandboxHTTPHandler: ChannelInboundHandler {
             if !keepAlive {
                 let channel = context.channel
                 done.whenComplete { _ in channel.close(promise: nil) }
+            } else {
+                apply(deadlines.answerWritten(now: context.eventLoop.now), context: context)
             }
         case .reset:
             resetConnection(context.channel)

@@ -1,3 +1,4 @@
+import EventLoopExecution
 import NIOCore
 import NIOHTTP1
 import NIOPosix
@@ -13,7 +14,10 @@ struct SandboxListener: Sendable {
     /// Binds `host:port` and serves `engine` on every accepted connection.
     static func bind(engine: SandboxEngine, configuration: SandboxConfiguration) async throws -> SandboxListener {
         let group = MultiThreadedEventLoopGroup(numberOfThreads: configuration.threads ?? System.coreCount)
-        let connections = ConnectionRegistry()
+        // The API listener's limits (ConnectionLimits' defaults): a slow or silent client is closed
+        // after the head, body or idle timeout, and surplus connections on accept.
+        let limits = ConnectionLimits()
+        let connections = ConnectionRegistry(limit: limits.maxConnections)
         let maxBodyBytes = configuration.maxBodyBytes
         do {
             let channel = try await ServerBootstrap(group: group)
@@ -29,7 +33,7 @@ struct SandboxListener: Sendable {
                         try channel.pipeline.syncOperations.configureHTTPServerPipeline(
                             withPipeliningAssistance: true, withErrorHandling: true
                         )
-                        try channel.pipeline.syncOperations.addHandler(SandboxHTTPHandler(engine: engine, maxBodyBytes: maxBodyBytes))
+                        try channel.pipeline.syncOperations.addHandler(SandboxHTTPHandler(engine: engine, maxBodyBytes: maxBodyBytes, limits: limits))
                     }
                 }
                 .bind(host: configuration.host, port: configuration.port)

@@ -29,7 +29,10 @@ extension ConfigurationReader {
     }
 
     func readServer(_ node: Node?) -> ServerSettings {
-        let keys = ["host", "port", "maxBodyBytes", "drainSeconds", "shutdownTimeoutSeconds", "eventLoops", "requestsOnEventLoop"]
+        let keys = [
+            "host", "port", "maxBodyBytes", "drainSeconds", "shutdownTimeoutSeconds", "eventLoops", "requestsOnEventLoop",
+            "headerTimeoutMs", "bodyTimeoutMs", "idleTimeoutMs", "maxConnections", "maxHeaderBytes", "authFailuresPerMinute",
+        ]
         let section = mapping(node, path: "server", keys: keys, overridePrefix: Self.overridePrefix("server"))
         var settings = ServerSettings()
         if let host = name("host", in: section, what: "the address to listen on, e.g. 127.0.0.1 or 0.0.0.0") { settings.host = host }
@@ -46,7 +49,30 @@ extension ConfigurationReader {
         if let requests = int("requestsOnEventLoop", in: section, 0...4096, note: onLoopNote) {
             settings.requestsOnEventLoop = requests
         }
+        readFrontDoor(section, into: &settings)
         return settings
+    }
+
+    /// The listener's limits on its clients (docs/operations.md, "The front door").
+    private func readFrontDoor(_ section: ConfigMapping, into settings: inout ServerSettings) {
+        if let ms = int("headerTimeoutMs", in: section, 100...300_000, note: " (the longest a client may take to send a request's head)") {
+            settings.headerTimeoutMs = ms
+        }
+        if let ms = int("bodyTimeoutMs", in: section, 100...300_000, note: " (the longest a client may take to send a request's body)") {
+            settings.bodyTimeoutMs = ms
+        }
+        if let ms = int("idleTimeoutMs", in: section, 1_000...3_600_000, note: " (how long a keep-alive connection may sit idle)") {
+            settings.idleTimeoutMs = ms
+        }
+        if let count = int("maxConnections", in: section, 1...1_000_000, note: " (open connections the API listener holds at most)") {
+            settings.maxConnections = count
+        }
+        if let bytes = int("maxHeaderBytes", in: section, 1_024...65_536, note: " (request line and header fields together)") {
+            settings.maxHeaderBytes = bytes
+        }
+        if let count = int("authFailuresPerMinute", in: section, 0...100_000, note: " (failed authentications per source address; 0 turns the limit off)") {
+            settings.authFailuresPerMinute = count
+        }
     }
 
     func readLog(_ node: Node?) -> LogSettings {

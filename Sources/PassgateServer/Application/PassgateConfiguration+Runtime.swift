@@ -1,4 +1,6 @@
 import CurlTransport
+import EventLoopExecution
+import NIOCore
 import PassgateConfig
 
 extension PassgateConfiguration {
@@ -16,4 +18,26 @@ extension PassgateConfiguration {
         curl.socketEvents = !providers.values.contains { $0.eventLoop == .poll }
         return curl
     }
+}
+
+extension ServerSettings {
+    /// The API listener's limits on its clients, from `server:`.
+    var connectionLimits: ConnectionLimits {
+        ConnectionLimits(
+            headTimeout: .milliseconds(Int64(headerTimeoutMs)), bodyTimeout: .milliseconds(Int64(bodyTimeoutMs)),
+            idleTimeout: .milliseconds(Int64(idleTimeoutMs)), maxConnections: maxConnections, maxHeadBytes: maxHeaderBytes)
+    }
+
+    /// The admin and metrics listeners' limits: the API's time and head limits (a client of
+    /// either is as slow or as fast as an API client, behind the same network), and at most 256
+    /// connections each. Their clients are a scraper and an operator; a flood on either port must
+    /// not be able to take the memory the API listener's connections need.
+    var operationsConnectionLimits: ConnectionLimits {
+        var limits = connectionLimits
+        limits.maxConnections = min(maxConnections, Self.operationsMaxConnections)
+        return limits
+    }
+
+    /// Connections the admin or the metrics listener holds at most.
+    static let operationsMaxConnections = 256
 }

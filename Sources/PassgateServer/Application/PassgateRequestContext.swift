@@ -1,4 +1,5 @@
 import Hummingbird
+import NIOCore
 import Logging
 import Synchronization
 
@@ -12,8 +13,17 @@ struct PassgateRequestContext: RequestContext {
     /// the controller learned (client, appId) after `next` returns.
     let facts = RequestFacts()
 
+    /// The connection the request came on; its peer is the request's source address.
+    let channel: any Channel
+
     init(source: ApplicationRequestContextSource) {
         coreContext = .init(source: source)
+        channel = source.channel
+    }
+
+    /// The TCP peer's address (a load balancer's, behind one); `nil` where there is none (a test).
+    var sourceAddress: AuthFailureLimiter.Source? {
+        AuthFailureLimiter.Source(channel.remoteAddress)
     }
 }
 

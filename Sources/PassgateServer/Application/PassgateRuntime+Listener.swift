@@ -15,14 +15,19 @@ extension PassgateRuntime {
     /// (metrics), which should not hold a loop that serves API sockets. All three listeners are
     /// built here, so they answer HTTP alike; Hummingbird's `Application` is not used at run time
     /// (its date cache formats through Foundation's calendar, which loads ICU: about 3 MB of
-    /// resident memory at start, bench/PROFILE.md).
+    /// resident memory at start, bench/PROFILE.md). `limits` bound how long a client may take and
+    /// how many connections it holds (docs/operations.md, "The front door"); while
+    /// `closesConnections` says so (the API listener's drain) every answer closes its connection.
     static func listener(
         router: Router<PassgateRequestContext>, host: String, port: Int, serverName: String, requestsOnEventLoop: Int,
-        maxRequestBodyBytes: @escaping @Sendable () -> Int, eventLoops: any EventLoopGroup, logger: Logger,
+        maxRequestBodyBytes: @escaping @Sendable () -> Int, limits: ConnectionLimits, closesConnections: @escaping @Sendable () -> Bool = { false },
+        limitReached: @escaping @Sendable (ConnectionLimitReached) -> Void, eventLoops: any EventLoopGroup, logger: Logger,
         onServerRunning: @escaping @Sendable (any Channel) async -> Void
     ) -> any Service {
         let responder = router.buildResponder()
-        let configuration = HTTP1DispatchChannel.Configuration(maxRequestBodyBytes: maxRequestBodyBytes, serverName: serverName)
+        let configuration = HTTP1DispatchChannel.Configuration(
+            maxRequestBodyBytes: maxRequestBodyBytes, serverName: serverName, limits: limits, closesConnections: closesConnections,
+            limitReached: limitReached)
         let channel = HTTP1DispatchChannel(requestsOnEventLoop: requestsOnEventLoop, configuration: configuration) { request, channel in
             do {
                 return try await responder.respond(to: request, context: PassgateRequestContext(source: .init(channel: channel, logger: logger)))

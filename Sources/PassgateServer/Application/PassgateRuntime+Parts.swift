@@ -1,3 +1,4 @@
+import EventLoopExecution
 import Hummingbird
 import Logging
 import Metrics
@@ -68,7 +69,9 @@ extension PassgateRuntime {
         let adminLogger = Self.listenerLogger(logger, "admin")
         return Self.operationsListener(
             "admin", router: buildAdminRouter(reloader: reloader, readiness: readiness, keyHash: keyHash, metrics: metrics, logger: adminLogger),
-            host: admin.host, port: admin.port, eventLoops: eventLoops, logger: adminLogger, ready: ports.admin)
+            host: admin.host, port: admin.port, limits: configuration.server.operationsConnectionLimits,
+            limitReached: metrics.frontDoor(listener: "admin"), eventLoops: eventLoops,
+            logger: adminLogger, ready: ports.admin)
     }
 
     /// The metrics listener, unless `metrics.enabled` is false.
@@ -80,7 +83,9 @@ extension PassgateRuntime {
         let metricsLogger = Self.listenerLogger(logger, "metrics")
         return Self.operationsListener(
             "metrics", router: buildMetricsRouter(registry: registry, metrics: metrics, logger: metricsLogger),
-            host: settings.host, port: settings.port, eventLoops: eventLoops, logger: metricsLogger, ready: ports.metrics)
+            host: settings.host, port: settings.port, limits: configuration.server.operationsConnectionLimits,
+            limitReached: metrics.frontDoor(listener: "metrics"), eventLoops: eventLoops,
+            logger: metricsLogger, ready: ports.metrics)
     }
 
     private static func listenerLogger(_ logger: Logger, _ name: String) -> Logger {
@@ -95,12 +100,14 @@ extension PassgateRuntime {
     /// An operations listener (admin, metrics): logs `<name> listening` and reports its port once
     /// bound. Its requests run on the pool, never on the loop.
     private static func operationsListener(
-        _ name: String, router: Router<PassgateRequestContext>, host: String, port: Int, eventLoops: any EventLoopGroup, logger: Logger,
+        _ name: String, router: Router<PassgateRequestContext>, host: String, port: Int, limits: ConnectionLimits,
+        limitReached: @escaping @Sendable (ConnectionLimitReached) -> Void, eventLoops: any EventLoopGroup, logger: Logger,
         ready: @escaping @Sendable (Int) async -> Void
     ) -> any Service {
         listener(
             router: router, host: host, port: port, serverName: "passgate-\(name)", requestsOnEventLoop: 0,
-            maxRequestBodyBytes: { operationsMaxBodyBytes }, eventLoops: eventLoops, logger: logger,
+            maxRequestBodyBytes: { operationsMaxBodyBytes }, limits: limits,
+            limitReached: limitReached, eventLoops: eventLoops, logger: logger,
             onServerRunning: { channel in
                 let bound = channel.localAddress?.port ?? port
                 logger.notice("\(name) listening", metadata: ["host": .string(host), "port": .stringConvertible(bound)])

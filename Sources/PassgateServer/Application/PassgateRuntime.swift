@@ -127,7 +127,11 @@ public struct PassgateRuntime: Sendable {
         let app = Self.listener(
             router: api.router, host: server.host, port: server.port, serverName: "passgate", requestsOnEventLoop: requestsOnEventLoop,
             // The body limit a reload sets applies from the next request, as it does in the controller.
-            maxRequestBodyBytes: { live.maxBodyBytes }, eventLoops: eventLoops, logger: logger,
+            maxRequestBodyBytes: { live.maxBodyBytes }, limits: server.connectionLimits,
+            // Draining: every answer says `Connection: close`, so keep-alive clients reconnect to
+            // an instance that stays while this one still answers them (docs/operations.md).
+            closesConnections: { readiness.isDraining }, limitReached: metrics.frontDoor(listener: "api"),
+            eventLoops: eventLoops, logger: logger,
             onServerRunning: { channel in
                 let port = channel.localAddress?.port ?? server.port
                 logger.notice("listening", metadata: [

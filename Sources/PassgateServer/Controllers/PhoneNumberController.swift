@@ -54,11 +54,20 @@ struct PhoneNumberController {
         ))
     }
 
-    /// Not while stopping; then authentication (an anonymous caller learns nothing else), the
-    /// client's rate, media type and size.
+    /// Not while stopping; then a source whose failed authentications are used up is refused
+    /// before its key is even hashed; then authentication (an anonymous caller learns nothing
+    /// else), the client's rate, media type and size.
     private func admit(_ request: Request, settings: RequestSettings, context: PassgateRequestContext) async throws -> (ClientSettings, [UInt8]) {
         if readiness.isStopping { throw PassgateError(.serviceDraining, .request(field: nil, problem: "shutting down")) }
-        let client = try settings.authenticator.authenticate(authorization: request.headers.joinedValue(of: .authorization))
+        let source = settings.authFailures.perMinute > 0 ? context.sourceAddress : nil
+        if let source { try settings.authFailures.admit(source) }
+        let client: ClientSettings
+        do {
+            client = try settings.authenticator.authenticate(authorization: request.headers.joinedValue(of: .authorization))
+        } catch {
+            if let source { settings.authFailures.recordFailure(source) }
+            throw error
+        }
         context.facts.clientId = client.id
         try settings.rateLimiter.admit(client)
         let contentType = request.headers.joinedValue(of: .contentType)

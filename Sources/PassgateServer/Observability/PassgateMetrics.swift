@@ -1,5 +1,6 @@
 import PassgateCore
 import CoreMetrics
+import EventLoopExecution
 import Foundation
 import Metrics
 import Synchronization
@@ -122,6 +123,18 @@ struct PassgateMetrics: Sendable {
 
     private func stateStoreGiveUps(operation: String) -> Counter {
         handles.counter(factory, "passgate_state_store_giveups_total", ("operation", operation))
+    }
+
+    /// Exports a listener's front-door series at 0 from the start (an alert can watch them before
+    /// the first close), and returns what its channel calls when a limit closes a connection.
+    /// Labelled by listener and limit only: never by address.
+    func frontDoor(listener: String) -> @Sendable (ConnectionLimitReached) -> Void {
+        for reason in ConnectionLimitReached.allCases { _ = frontDoorCloses(listener: listener, reason: reason) }
+        return { reason in frontDoorCloses(listener: listener, reason: reason).increment() }
+    }
+
+    private func frontDoorCloses(listener: String, reason: ConnectionLimitReached) -> Counter {
+        handles.counter(factory, "passgate_connections_closed_by_limit_total", ("listener", listener), ("reason", reason.rawValue))
     }
 
     static func nanoseconds(_ duration: Duration) -> Int64 {

@@ -10,6 +10,9 @@ struct RequestSettings: Sendable {
     let generation: Int
     let authenticator: ClientAuthenticator
     let rateLimiter: ClientRateLimiter
+    /// Failed authentications per source address; one table for the process (its key,
+    /// `server.authFailuresPerMinute`, takes a restart), handed from each settings to the next.
+    let authFailures: AuthFailureLimiter
     let apps: [String: AppSettings]
     let maxBodyBytes: Int
 
@@ -18,6 +21,7 @@ struct RequestSettings: Sendable {
         self.generation = generation
         authenticator = ClientAuthenticator(clients: configuration.clients)
         rateLimiter = ClientRateLimiter(clients: configuration.clients, carryingOver: previous?.rateLimiter)
+        authFailures = previous?.authFailures ?? AuthFailureLimiter(perMinute: configuration.server.authFailuresPerMinute)
         apps = Dictionary(configuration.apps.map { ($0.appId, $0) }, uniquingKeysWith: { first, _ in first })
         maxBodyBytes = configuration.server.maxBodyBytes
     }

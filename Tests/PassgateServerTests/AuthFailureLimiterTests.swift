@@ -1,0 +1,97 @@
+import NIOCore
+import PassgateConfig
+import PassgateCore
+import PassgateLiveTestSupport
+import PassgateTestSupport
+import Testing
+
+@testable import PassgateServer
+
+@Suite("REST API: failed authentications per source")
+struct AuthFailureLimiterTests {
+    static let source = AuthFailureLimiter.Source(try? SocketAddress(ipAddress: "192.0.2.1", port: 40_001))!
+    static let other = AuthFailureLimiter.Source(try? SocketAddress(ipAddress: "192.0.2.2", port: 40_001))!
+
+    @Test("a source's failures are refused once used up, with the wait until one is back; other sources are unaffected")
+    func refusesAfterItsFailures() throws {
+        let limiter = AuthFailureLimiter(perMinute: 3)
+        let start = ContinuousClock.now
+        for _ in 0..<3 {
+            try limiter.admit(Self.source, now: start)
+            limiter.recordFailure(Self.source, now: start)
+        }
+        do {
+            try limiter.admit(Self.source, now: start)
+            Issue.record("a fourth attempt in the same minute was admitted")
+        } catch {
+            #expect(error.code == .rateLimited && error.retryAfterSeconds == 20)
+        }
+        try limiter.admit(Self.other, now: start)
+        // One failure back every 20 s at 3 a minute.
+        #expect(throws: PassgateError.self) { try limiter.admit(Self.source, now: start + .seconds(19)) }
+        try limiter.admit(Self.source, now: start + .seconds(20))
+    }
+
+    @Test("the port is not part of the source: a new connection from the same address shares its failures")
+    func portIgnored() throws {
+        let limiter = AuthFailureLimiter(perMinute: 1)
+        let start = ContinuousClock.now
+        limiter.recordFailure(Self.source, now: start)
+        let samePeerNewPort = try #require(AuthFailureLimiter.Source(try SocketAddress(ipAddress: "192.0.2.1", port: 40_002)))
+        #expect(throws: PassgateError.self) { try limiter.admit(samePeerNewPort, now: start) }
+    }
+
+    @Test("only failures count: a source whose requests authenticate is never refused")
+    func successesDoNotCount() throws {
+        let limiter = AuthFailureLimiter(perMinute: 1)
+        let start = ContinuousClock.now
+        for _ in 0..<1_000 { try limiter.admit(Self.source, now: start) }
+    }
+
+    @Test("0 turns the limit off")
+    func off() throws {
+        let limiter = AuthFailureLimiter(perMinute: 0)
+        let start = ContinuousClock.now
+        for _ in 0..<100 {
+            limiter.recordFailure(Self.source, now: start)
+            try limiter.admit(Self.source, now: start)
+        }
+    }
+
+    @Test("the table is fixed in size: many new sources push out the most forgiven ones, not one being refused")
+    func boundedTable() throws {
+        let limiter = AuthFailureLimiter(perMinute: 2)
+        let start = ContinuousClock.now
+        limiter.recordFailure(Self.source, now: start)
+        limiter.recordFailure(Self.source, now: start)
+        #expect(throws: PassgateError.self) { try limiter.admit(Self.source, now: start) }
+        // Ten sources per place in the table, each failing once (one failure left each).
+        let places = AuthFailureLimiter.sets * AuthFailureLimiter.ways
+        for index in 0..<(10 * places) {
+            let address = try SocketAddress(ipAddress: "2001:db8::\(String(index, radix: 16))", port: 1)
+            limiter.recordFailure(try #require(AuthFailureLimiter.Source(address)), now: start)
+        }
+        #expect(throws: PassgateError.self, "a source with no failures left is the last to be forgotten") {
+            try limiter.admit(Self.source, now: start)
+        }
+    }
+
+    @Test("over HTTP a source sending unknown keys gets 429 rate_limited with Retry-After, then even a valid key waits")
+    func overHTTP() async throws {
+        var configuration = TestConfiguration.make(sandbox: false)
+        configuration.server.authFailuresPerMinute = 3
+        try await withRunningPassgate(configuration) { passgate in
+            let body: [String: Any] = ["appId": TestConfiguration.md5App, "token": "STsid0000000000000000authfail"]
+            for _ in 0..<3 {
+                #expect(try await passgate.post("/v1/phone-number", body, apiKey: "wrong-key").status == 401)
+            }
+            let refused = try await passgate.post("/v1/phone-number", body, apiKey: "wrong-key")
+            #expect(refused.status == 429)
+            #expect(refused.body.contains(#""code":"rate_limited""#))
+            // One failure back every 20 s: the wait, less what has passed since the failures.
+            #expect(refused.header("Retry-After").flatMap(Int.init).map { (1...20).contains($0) } == true)
+            // Refused before the key is looked at: the valid key from the same source waits too.
+            #expect(try await passgate.post("/v1/phone-number", body).status == 429)
+        }
+    }
+}
