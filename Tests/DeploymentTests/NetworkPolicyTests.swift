@@ -5,6 +5,12 @@ import Testing
 /// other manifests: a port changed in one place and not the other would cut Passgate off.
 @Suite("Kubernetes: NetworkPolicy and the Redis password")
 struct NetworkPolicyTests {
+    /// Labels as one string in key order (`a=1,b=2`): a dictionary's `description` follows its
+    /// per-process hash order, so two equal label sets could print differently.
+    static func key(_ labels: [String: String]) -> String {
+        labels.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: ",")
+    }
+
     /// A rule's ports as `TCP/8080`.
     static func ports(_ rule: YAMLMap) throws -> Set<String> {
         Set(try rule.maps("ports").map { "\((try? $0.string("protocol")) ?? "TCP")/\(try $0.int("port"))" })
@@ -28,22 +34,22 @@ struct NetworkPolicyTests {
             // A rule without ports admits every port: never.
             let ports = try Self.ports(rule)
             #expect(!ports.isEmpty, "an ingress rule without ports")
-            let sources = rule.has("from") ? try rule.maps("from").map { try $0.map("namespaceSelector").labels("matchLabels").description } : ["anywhere"]
+            let sources = rule.has("from") ? try rule.maps("from").map { Self.key(try $0.map("namespaceSelector").labels("matchLabels")) } : ["anywhere"]
             for source in sources { ingress[source, default: []].formUnion(ports) }
         }
         #expect(ingress["anywhere"] == ["TCP/\(serverPort)"], "callers reach server.port only: \(ingress)")
-        #expect(ingress[["kubernetes.io/metadata.name": "monitoring"].description] == ["TCP/\(metricsPort)"], "Prometheus reaches metrics.port: \(ingress)")
+        #expect(ingress[Self.key(["kubernetes.io/metadata.name": "monitoring"])] == ["TCP/\(metricsPort)"], "Prometheus reaches metrics.port: \(ingress)")
         #expect(ingress.count == 2, "\(ingress)")
 
         var egress: [String: Set<String>] = [:]
         for rule in try policy.maps("egress") {
             let ports = try Self.ports(rule)
             #expect(!ports.isEmpty, "an egress rule without ports")
-            let destinations = rule.has("to") ? try rule.maps("to").map { try $0.map("podSelector").labels("matchLabels").description } : ["anywhere"]
+            let destinations = rule.has("to") ? try rule.maps("to").map { Self.key(try $0.map("podSelector").labels("matchLabels")) } : ["anywhere"]
             for destination in destinations { egress[destination, default: []].formUnion(ports) }
         }
         #expect(egress["anywhere"] == ["UDP/53", "TCP/53", "TCP/443"], "DNS and HTTPS only: \(egress)")
-        #expect(egress[redisLabels.description] == ["TCP/\(redisPort)"], "the Redis pods on the port of state.redisURL: \(egress)")
+        #expect(egress[Self.key(redisLabels)] == ["TCP/\(redisPort)"], "the Redis pods on the port of state.redisURL: \(egress)")
         #expect(egress.count == 2, "\(egress)")
         #expect(try config.map("state").string("redisURL").contains(":\(redisPort)/"))
         for url in try config.map("providers").map("cmcc").strings("baseURLs") { #expect(url.hasPrefix("https://"), "443 covers \(url)") }

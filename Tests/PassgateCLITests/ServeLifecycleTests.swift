@@ -120,7 +120,7 @@ struct ServeLifecycleTests {
             child.send(SIGTERM)
             try await Task.sleep(for: .milliseconds(300))
             let ready = try await http.send(.init(url: "http://127.0.0.1:\(api)/readyz"))
-            #expect(ready.status == 503 && String(decoding: ready.body, as: UTF8.self).contains("shutting down"))
+            #expect(ready.status == 503 && String(decoding: ready.body, as: UTF8.self).contains("not_ready"))
             _ = try await http.send(.init(
                 method: .put, url: "http://127.0.0.1:\(sandbox)/sandbox/faults", headers: [("Content-Type", "application/json")],
                 body: Array(#"{"fault":"none","latencyMs":\#(drainMs + 1000)}"#.utf8)))

@@ -55,10 +55,11 @@ struct SharedStateTests {
     @Test("two instances, one call slot each, a call that waits for its slot longer than a lease, the retry sent to the other instance: the carrier sees the token once and both callers get the number")
     func retryOnOtherInstanceDuringQueuedCall() async throws {
         try await RedisServerProcess.with { redis in
-            let (sandbox, port) = try await CarrierErrorTests.misconfigured { $0.latencyMs = 1_500 }
+            let (sandbox, port) = try await CarrierErrorTests.misconfigured { $0.latencyMs = 2_500 }
             var configuration = Self.configuration(redis: redis, carrier: port)
             configuration.providers[CMCC.providerID]?.maxConcurrentCalls = 1
             configuration.providers[CMCC.providerID]?.callQueueTimeoutMs = 6_000
+            configuration.providers[CMCC.providerID]?.timeoutMs = 5_000
             // A lease shorter than the slot wait plus the call: only renewal keeps the claim live.
             configuration.state.claimLeaseMs = 1_000
             configuration.state.inFlightWaitMs = 10_000
@@ -67,12 +68,12 @@ struct SharedStateTests {
                     let carrier = "http://127.0.0.1:\(port)"
                     let busy = try await RunningPassgate.mintToken(http: a.http, sandbox: carrier, appId: TestConfiguration.md5App, phone: "13700000001")
                     let token = try await RunningPassgate.mintToken(http: a.http, sandbox: carrier, appId: TestConfiguration.md5App, phone: "13912340000")
-                    func claims() throws -> Int { try redis.cliText("KEYS", "passgate:flight:*").split(separator: "\n").count }
                     async let slotHolder = a.post("/v1/phone-number", ["appId": TestConfiguration.md5App, "token": busy])
-                    #expect(await eventually { (try? claims()) == 1 })
+                    #expect(await eventually { (try? redis.cliText("KEYS", "passgate:flight:*").isEmpty) == false })
                     async let first = a.post("/v1/phone-number", ["appId": TestConfiguration.md5App, "token": token])
-                    #expect(await eventually { (try? claims()) == 2 })
-                    // The slot holder's answer comes after a whole lease: the queued call's claim lives on by renewal.
+                    // The token is claimed and queued for A's one slot.
+                    #expect(await eventually { (try? await a.metrics().contains(#"passgate_carrier_calls_queued{provider="cmcc"} 1"#)) == true })
+                    // The slot holder's answer comes after two leases: the queued call's claim lives on by renewal.
                     #expect(try await slotHolder.status == 200)
                     let retry = try await b.post("/v1/phone-number", ["appId": TestConfiguration.md5App, "token": token])
                     let original = try await first

@@ -22,7 +22,7 @@ struct ProviderPluginTests {
             metrics: {port: 0}
             log: {level: debug}
             providers:
-              echo: {baseURLs: ["http://127.0.0.1:\(carrierPort)"], timeoutMs: 3000}
+              echo: {baseURLs: ["http://127.0.0.1:\(carrierPort)"], timeoutMs: 10000}
             apps:
               - {appId: "echoapp1", provider: echo, secret: "env:ECHO_SECRET"}
             clients:

@@ -44,14 +44,21 @@ final class ObservedStore: ExchangeStateStore {
     /// still runs. Returns the index after that event.
     @discardableResult
     func next(after seen: Int, _ matching: (Event) -> Bool = { _ in true }, sourceLocation: SourceLocation = #_sourceLocation) async -> Int {
-        for _ in 0..<2_000_000 {
+        for attempt in 0..<100_000 {
             let found = events.withLock { events in events.indices.dropFirst(seen).first { matching(events[$0]) } }
             if let found { return found + 1 }
             await loop.run()
-            await Task.yield()
+            await Self.breathe(after: attempt)
         }
         Issue.record("no matching state store event after \(seen): \(all)", sourceLocation: sourceLocation)
         return seen
+    }
+
+    /// Between two looks for an event: a bare yield for the first hundred (the event is usually a
+    /// hop away), then a millisecond, so that a test waiting long does not take a core from the
+    /// tests running beside it. Never a bound on the test: the loop's time does not move.
+    static func breathe(after attempt: Int) async {
+        if attempt < 100 { await Task.yield() } else { try? await Task.sleep(for: .milliseconds(1)) }
     }
 
     private func record(_ operation: Operation, _ owner: String?, _ answer: String) {
@@ -223,10 +230,10 @@ final class PendingAnswer: Sendable {
     var isFinished: Bool { answer.withLock { $0 != nil } }
 
     func value(sourceLocation: SourceLocation = #_sourceLocation) async -> ExchangeAnswer<PhoneNumberOutcome>? {
-        for _ in 0..<2_000_000 {
+        for attempt in 0..<100_000 {
             if let answer = answer.withLock({ $0 }) { return answer }
             await loop.run()
-            await Task.yield()
+            await ObservedStore.breathe(after: attempt)
         }
         Issue.record("the request did not finish", sourceLocation: sourceLocation)
         return nil
