@@ -76,7 +76,7 @@ struct AuthFailureLimiterTests {
         }
     }
 
-    @Test("over HTTP a source sending unknown keys gets 429 rate_limited with Retry-After, then even a valid key waits")
+    @Test("over HTTP a source sending unknown keys gets 429 rate_limited with Retry-After, while a valid key from the same source is still served")
     func overHTTP() async throws {
         var configuration = TestConfiguration.make(sandbox: false)
         configuration.server.authFailuresPerMinute = 3
@@ -90,8 +90,10 @@ struct AuthFailureLimiterTests {
             #expect(refused.body.contains(#""code":"rate_limited""#))
             // One failure back every 20 s: the wait, less what has passed since the failures.
             #expect(refused.header("Retry-After").flatMap(Int.init).map { (1...20).contains($0) } == true)
-            // Refused before the key is looked at: the valid key from the same source waits too.
-            #expect(try await passgate.post("/v1/phone-number", body).status == 429)
+            // Behind a load balancer every client shares the source: a valid key is not locked out.
+            let served = try await passgate.post("/v1/phone-number", body)
+            #expect(served.status != 429 && served.status != 401, "\(served.body)")
+            #expect(try await passgate.post("/v1/phone-number", body, apiKey: "wrong-key").status == 429)
         }
     }
 }

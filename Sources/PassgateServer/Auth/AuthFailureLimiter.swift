@@ -3,11 +3,12 @@ import PassgateCore
 import Synchronization
 
 /// Failed authentications per source address, so a source that keeps sending wrong or missing
-/// API keys is refused (429) before its key is hashed and compared with every client's.
+/// API keys gets 429 with the time to wait, and nothing else is done for those requests.
 ///
 /// A token bucket per source: `perMinute` failures in a burst, refilled at `perMinute` a minute;
-/// a request is refused while its source's bucket is empty. Only failures take from it: a source
-/// whose requests authenticate is never slowed down, however many it sends.
+/// a failing request is refused while its source's bucket is empty. Only failures take from it,
+/// and only failing requests are refused: a valid key is served whatever its source's count, so
+/// the clients behind one load balancer never lock each other out.
 ///
 /// The source is the TCP peer. Behind a load balancer that is the balancer's address, so the limit
 /// then counts every client behind it together: set it with that in mind (docs/operations.md).

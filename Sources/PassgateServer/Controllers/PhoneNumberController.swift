@@ -54,18 +54,23 @@ struct PhoneNumberController {
         ))
     }
 
-    /// Not while stopping; then a source whose failed authentications are used up is refused
-    /// before its key is even hashed; then authentication (an anonymous caller learns nothing
-    /// else), the client's rate, media type and size.
+    /// Not while stopping; then authentication (an anonymous caller learns nothing else): a
+    /// failure from a source whose failed authentications are used up is answered 429 instead
+    /// of 401, and nothing more is done for it; then the client's rate, media type and size.
+    ///
+    /// The key is checked first (one SHA-256 and a lookup) so that a valid key is never refused
+    /// for its source's failures: behind a load balancer every client shares one source address,
+    /// and one client with a wrong key must not lock the others out.
     private func admit(_ request: Request, settings: RequestSettings, context: PassgateRequestContext) async throws -> (ClientSettings, [UInt8]) {
         if readiness.isStopping { throw PassgateError(.serviceDraining, .request(field: nil, problem: "shutting down")) }
-        let source = settings.authFailures.perMinute > 0 ? context.sourceAddress : nil
-        if let source { try settings.authFailures.admit(source) }
         let client: ClientSettings
         do {
             client = try settings.authenticator.authenticate(authorization: request.headers.joinedValue(of: .authorization))
         } catch {
-            if let source { settings.authFailures.recordFailure(source) }
+            if settings.authFailures.perMinute > 0, let source = context.sourceAddress {
+                try settings.authFailures.admit(source)
+                settings.authFailures.recordFailure(source)
+            }
             throw error
         }
         context.facts.clientId = client.id
