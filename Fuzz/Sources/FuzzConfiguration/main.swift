@@ -47,13 +47,23 @@ public func fuzzConfiguration(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CIn
 /// Whether the message names the problem's key: its whole path, or (`unknown key 'x' in server`,
 /// `unknown provider 'x'`) the key after some dot of the path, quoted, the section being named or
 /// implied. A long key is quoted cut short, ending in `…` (`Quote.value`).
+///
+/// Paths are split and searched as UTF-8 bytes, not Characters: a key may start with a combining
+/// mark, which fuses with the dot before it into one Character (a fuzz finding, see Findings/).
 private func names(_ problem: ConfigurationProblem) -> Bool {
-    let path = problem.path, message = problem.message
-    if path.isEmpty || message.contains(path) { return true }
-    return path.indices.filter { path[$0] == "." }.contains { dot in
-        let key = path[path.index(after: dot)...]
-        return message.contains("'\(key)'") || (key.count > 60 && message.contains("'\(key.prefix(57))…'"))
+    let path = problem.path, message = Array(problem.message.utf8)
+    if path.isEmpty || contains(message, path) { return true }
+    let bytes = Array(path.utf8)
+    return bytes.indices.filter { bytes[$0] == UInt8(ascii: ".") }.contains { dot in
+        let key = String(decoding: bytes[(dot + 1)...], as: UTF8.self)
+        return contains(message, "'\(key)'") || (key.count > 60 && contains(message, "'\(key.prefix(57))…'"))
     }
+}
+
+private func contains(_ haystack: [UInt8], _ needle: String) -> Bool {
+    let needle = Array(needle.utf8)
+    guard needle.count <= haystack.count else { return false }
+    return (0...(haystack.count - needle.count)).contains { haystack[$0..<($0 + needle.count)].elementsEqual(needle) }
 }
 
 /// The executable's entry point: libFuzzer's driver (see FuzzSupport's runFuzzer).
