@@ -6,13 +6,13 @@ let commonSwiftSettings: [SwiftSetting] = [
     .enableUpcomingFeature("MemberImportVisibility"),
     // Release builds specialize generics across this package's modules (the request path crosses
     // several: core, provider, server, transport, worker threads), instead of instantiating their
-    // metadata at run time on every request. bench/PROFILE.md has the measurement.
+    // metadata at run time on every request. bench/decisions/0004-cross-module-optimization.md has the measurement.
     .unsafeFlags(["-cross-module-optimization"], .when(configuration: .release)),
 ]
 
 // A nonisolated async function runs on its caller's executor instead of hopping to the generic
 // one: with a task executor preference every such hop is a runtime call that looks the preference
-// up under the task's status lock. bench/PROFILE.md (round 19) has the measurement.
+// up under the task's status lock. bench/decisions/0015-nonisolated-nonsending.md has the measurement.
 let swiftSettings = commonSwiftSettings + [.enableUpcomingFeature("NonisolatedNonsendingByDefault")]
 
 // The entry points keep Swift 6's default for nonisolated async functions: Swift 6.3.1 crashes
@@ -22,7 +22,7 @@ let entryPointSwiftSettings = commonSwiftSettings
 // The executables allocate through jemalloc (Debian's libjemalloc2) on Linux instead of glibc's
 // malloc: a request allocates ~170 times, on one thread and freed on another (event loop, Swift
 // pool, curl thread), which glibc's per-thread caches serve poorly. Linked ahead of libc, so its
-// malloc serves every allocation of the process. bench/PROFILE.md has the measurement.
+// malloc serves every allocation of the process. bench/decisions/0003-jemalloc.md has the measurement.
 let allocator: [LinkerSetting] = [.linkedLibrary("jemalloc", .when(platforms: [.linux]))]
 
 let package = Package(
@@ -55,7 +55,8 @@ let package = Package(
         .package(url: "https://github.com/jpsim/Yams", from: "6.0.0"),
     ],
     targets: [
-        // MARK: C system libraries
+        // Layers as in docs/architecture.md ("Targets"): a target depends on lower layers, and on its own only where that table says so.
+        // MARK: Layer 0, system: C libraries through pkg-config
         .systemLibrary(
             name: "COpenSSL",
             pkgConfig: "openssl",
@@ -72,7 +73,7 @@ let package = Package(
             providers: [.apt(["libcurl4-openssl-dev"]), .brew(["curl"])]
         ),
 
-        // MARK: Libraries
+        // MARK: Layer 1, base: the blocking-worker primitive, Swift over OpenSSL
         .target(
             name: "DedicatedThreads",
             dependencies: [
@@ -85,6 +86,7 @@ let package = Package(
             dependencies: ["COpenSSL"],
             swiftSettings: swiftSettings
         ),
+        // MARK: Layer 3, parts: the outbound HTTPS client
         .target(
             name: "CurlTransport",
             dependencies: [
@@ -97,6 +99,7 @@ let package = Package(
             ],
             swiftSettings: swiftSettings
         ),
+        // MARK: Layer 2, core
         // What every provider and the server share: JSON, time, the error model, redaction, the
         // call record and the provider protocol.
         .target(
@@ -107,6 +110,7 @@ let package = Package(
             ],
             swiftSettings: swiftSettings
         ),
+        // MARK: Layer 3, parts: one target per provider
         // Providers: one target each, registered in PassgateProviders.
         .target(
             name: "ProviderCMCC",
@@ -128,12 +132,14 @@ let package = Package(
             dependencies: ["PassgateCore", "OpenSSLCrypto"],
             swiftSettings: swiftSettings
         ),
+        // MARK: Layer 4, assembly: the provider registry
         // The registry of the providers this build ships: one line per provider.
         .target(
             name: "PassgateProviders",
             dependencies: ["PassgateCore", "ProviderCMCC", "ProviderJVerification", "ProviderShanyan", "ProviderAliyun"],
             swiftSettings: swiftSettings
         ),
+        // MARK: Layer 3, parts: the REST request bodies
         // The REST API's request bodies: decoding and validation, without an HTTP server, so the
         // fuzz targets (Fuzz/) build it without Hummingbird.
         .target(
@@ -141,6 +147,7 @@ let package = Package(
             dependencies: ["PassgateCore"],
             swiftSettings: swiftSettings
         ),
+        // MARK: Layer 4, assembly: the configuration, read through the provider registry
         .target(
             name: "PassgateConfig",
             dependencies: [
@@ -152,6 +159,7 @@ let package = Package(
             ],
             swiftSettings: swiftSettings
         ),
+        // MARK: Layer 5, hosts: the providers' emulator
         .target(
             name: "CarrierSandbox",
             dependencies: [
@@ -170,6 +178,7 @@ let package = Package(
             ],
             swiftSettings: swiftSettings
         ),
+        // MARK: Layer 3, parts: the audit log, the replay store, the listeners' channel and executors
         .target(
             name: "PassgateAudit",
             dependencies: [
@@ -207,6 +216,7 @@ let package = Package(
             ],
             swiftSettings: swiftSettings
         ),
+        // MARK: Layer 5, hosts: the HTTP service
         .target(
             name: "PassgateServer",
             dependencies: [
@@ -230,6 +240,7 @@ let package = Package(
             ],
             swiftSettings: swiftSettings
         ),
+        // MARK: Layer 6, executables: the command line, passgate, the bench's bare proxy
         .target(
             name: "PassgateCLI",
             dependencies: [
@@ -276,7 +287,7 @@ let package = Package(
             linkerSettings: allocator
         ),
 
-        // MARK: Tests
+        // MARK: Tests: the test support targets and the test targets
         .testTarget(
             name: "EventLoopExecutionTests",
             dependencies: [

@@ -5,7 +5,7 @@
 /// when full (the only time elements are copied, as the queue reaches a new size) and is kept when
 /// the queue empties. A queue that slid along an array and dropped its consumed front from time to
 /// time moved every element behind the head at once: with the state store's hundreds of thousands
-/// of writes, milliseconds under its lock (bench/PROFILE.md, round 18).
+/// of writes, milliseconds under its lock (bench/decisions/0019-queues-without-stalls.md).
 ///
 /// An element taken out of the middle (``removeFirst(where:)``, a cancelled call) leaves a hole
 /// that ``popFirst()`` skips, so the elements behind it do not move.

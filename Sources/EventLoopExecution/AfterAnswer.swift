@@ -5,7 +5,7 @@ import Synchronization
 ///
 /// None of it changes the answer, yet done before the answer is written it lies between the
 /// carrier's reply and the client's: with one request at a time, on the event loop, that is
-/// all on the latency the client sees (bench/PROFILE.md, round 30). ``HTTP1DispatchChannel`` gives
+/// all on the latency the client sees (bench/decisions/0018-answer-before-bookkeeping.md). ``HTTP1DispatchChannel`` gives
 /// each request's task a list; ``schedule(_:)`` adds to it. When the task ends on its event loop,
 /// the loop writes and flushes the answer first and then runs the list, in the same loop job, so
 /// the connection's `finished` (what the server's shutdown waits for) never comes before it. When

@@ -33,8 +33,8 @@ public final class EventLoopTaskExecutor: TaskExecutor {
         guard affinity.prefersEventLoop else {
             // On the pool as this executor, not through `globalConcurrentExecutor`: a job the
             // global executor runs has no current task executor, so at every later call into
-            // nonisolated async code the runtime would enqueue it here again (bench/PROFILE.md,
-            // round 15); and in the queue the service's other tasks wait in (round 16).
+            // nonisolated async code the runtime would enqueue it here again; and in the queue the service's other tasks wait in
+            // (bench/decisions/0013-requests-on-their-event-loop.md, 0014-service-group-on-the-requests-queue.md).
             PoolTaskExecutor.shared.run(job, as: self)
             return
         }

@@ -12,7 +12,7 @@ public import PassgateCore
 /// per connection pulls request parts out of an async sequence and pushes response parts into an
 /// async writer, and both bridges take a lock and hand the parts across threads. For an API whose
 /// requests and answers are a few hundred bytes each that bridge is a large part of what a request
-/// costs (bench/PROFILE.md, round 22). Here the loop collects the request (head and body), starts
+/// costs (bench/decisions/0016-http1-dispatch-channel.md). Here the loop collects the request (head and body), starts
 /// one task for the responder, and the task gives the loop the whole answer back at once.
 ///
 /// What the channel keeps of HTTP/1.1:

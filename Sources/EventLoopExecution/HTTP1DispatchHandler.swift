@@ -14,7 +14,7 @@ import NIOHTTPTypesHTTP1
 /// Pipelined requests wait in ``pending`` and are started one after the other, so answers leave in
 /// the order the requests came. Reading goes on while a request is answered: NIO's
 /// `HTTPServerPipelineHandler` would stop reading until each answer is written, which costs two
-/// `epoll_ctl` calls per request on a keep-alive connection (bench/PROFILE.md, round 22). Reading
+/// `epoll_ctl` calls per request on a keep-alive connection (bench/decisions/0016-http1-dispatch-channel.md). Reading
 /// stops only while ``maxPendingRequests`` wait, or while the connection cannot take more output
 /// (a client that sends requests without reading the answers); then no next request starts either,
 /// so answers never pile up in memory faster than the client reads them.

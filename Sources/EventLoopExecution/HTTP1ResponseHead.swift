@@ -8,7 +8,7 @@ import NIOHTTP1
 /// The dispatch channel has the whole answer before it writes any of it, so the framing is always
 /// a `Content-Length` (never chunked), and the head goes out in the same buffer as a small body. It
 /// replaces NIO's `HTTPResponseEncoder` behind a conversion to `HTTPResponseHead`, which together
-/// cost more instructions than the rest of the loop's write (bench/PROFILE.md, round 23). Field
+/// cost more instructions than the rest of the loop's write (bench/decisions/0017-http1-heads-as-bytes.md). Field
 /// names and values come from Swift HTTP Types, which has already refused or blanked any byte that
 /// could end a line, so they are written as they are.
 enum HTTP1ResponseHead {

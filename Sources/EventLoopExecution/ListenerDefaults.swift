@@ -8,7 +8,7 @@
 /// Swift's pool, and two busy threads plus the curl engine's on two cores instead of four. Beyond
 /// 64 per loop (a thousand held carrier calls whose answers come back in bursts) the pool's idle
 /// threads take the overflow, so one loop's queue does not set the latency of every call behind
-/// it (bench/PROFILE.md, round 31).
+/// it (bench/decisions/0013-requests-on-their-event-loop.md).
 public enum ListenerDefaults {
     /// Requests in flight per event loop that still run on their loop by default.
     public static let requestsPerEventLoop = 64

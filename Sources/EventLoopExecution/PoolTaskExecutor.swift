@@ -7,7 +7,7 @@ import Dispatch
 /// feeds the same threads. While a loaded listener's jobs flood the global queue directly, that
 /// separate queue gets one turn per pass through the flood: a task that starts there (a new
 /// connection's first job, Hummingbird's accept loop) waits for a whole pass per job, which served
-/// a burst of 64 new connections one every ~10 ms (bench/PROFILE.md, round 16). Preferring this
+/// a burst of 64 new connections one every ~10 ms (bench/decisions/0014-service-group-on-the-requests-queue.md). Preferring this
 /// executor for the tasks that start connections puts every job of the process's request path in
 /// one first-in, first-out queue.
 public final class PoolTaskExecutor: TaskExecutor {

@@ -3,7 +3,7 @@ import MetricsTestKit
 import Testing
 
 /// The engine reuses easy handles, and a handle whose last transfer had the same CA bundle, proxy
-/// and method keeps its options (bench/PROFILE.md): nothing of one request may leak into the next
+/// and method keeps its options (bench/decisions/0011-curl-handles-and-sockets-kept.md): nothing of one request may leak into the next
 /// one that gets the same handle, and each request's own options must take.
 @Suite("Easy handle reuse")
 struct HandleReuseTests {

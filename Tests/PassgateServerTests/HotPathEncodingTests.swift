@@ -7,7 +7,7 @@ import Testing
 
 @testable import PassgateServer
 
-/// The hand-written encoders that replaced Foundation on the per-request path (bench/PROFILE.md)
+/// The hand-written encoders that replaced Foundation on the per-request path (bench/decisions/0001-json-and-text-as-bytes.md)
 /// must write what Foundation wrote, or at least valid JSON with the same content.
 @Suite("hot path: hand-written JSON, log lines and timestamps")
 struct HotPathEncodingTests {

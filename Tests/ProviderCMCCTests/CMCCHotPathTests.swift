@@ -2,7 +2,7 @@ import PassgateCore
 import ProviderCMCC
 import Testing
 
-/// Byte-level replacements for Foundation string calls on the per-call path (bench/PROFILE.md).
+/// Byte-level replacements for Foundation string calls on the per-call path (bench/decisions/0001-json-and-text-as-bytes.md).
 @Suite("CMCC per-call helpers")
 struct CMCCHotPathTests {
     @Test("an echoed msgid matches ours in any letter case, and only ours", arguments: [

@@ -5,7 +5,7 @@ host as the others.
 
 Why: measured one after the other, 10 s each, the ratios moved with the host rather than with the
 code. The sandbox, the same code beside either server, cost up to 29 % more per request in one
-server's window than in the other's a few seconds later (PROFILE.md, round 26). Slices alternate
+server's window than in the other's a few seconds later (bench/decisions/0021-how-the-bench-judges.md). Slices alternate
 faster than the host drifts, and the order reverses every slice, so a drift that is steady over a
 round cancels out of the ratios.
 

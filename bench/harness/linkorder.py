@@ -1,5 +1,5 @@
 """The order scripts/build-release lays the binary's code out in: the functions callgrind saw
-Passgate run under load, hottest first (bench/PROFILE.md, round 30).
+Passgate run under load, hottest first (bench/decisions/0005-release-build-and-code-layout.md).
 
 A request's code is spread over a binary of about 24 MB of text: SwiftNIO, Hummingbird, the Swift
 runtime and Passgate's own modules, each laid out in the order the linker met them. Compiled with
@@ -64,7 +64,7 @@ def after(symbols, startup):
     """The start-up's functions not already in `symbols`, hottest first: placed right after the
     request path's, so that what start-up touches is dense too. The kernel maps code in blocks of
     64 KiB around each fault; start-up code spread over the binary would make the idle process
-    hold far more of it than it runs (bench/PROFILE.md, round 29)."""
+    hold far more of it than it runs (bench/decisions/0005-release-build-and-code-layout.md)."""
     listed = set(symbols)
     return [symbol for symbol, _ in startup if symbol not in listed]
 

@@ -12,7 +12,7 @@ REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)
 SCRATCH = os.path.join(REPO, ".build-static")
 # scripts/build-release, as deploy/Dockerfile builds: the Swift runtime and Foundation linked into
 # the binary, its code laid out in scripts/link-order.txt's order. That is the binary that ships,
-# and its idle RSS is ~5 MB below the dynamically linked one (bench/PROFILE.md).
+# and its idle RSS is ~5 MB below the dynamically linked one (bench/decisions/0005-release-build-and-code-layout.md).
 PROXY_PRODUCT = "passgate-bench-proxy"  # Sources/passgate-bench-proxy: the bare-proxy reference
 BUILD_RELEASE = os.path.join(REPO, "scripts", "build-release")
 BUILD_FLAGS = ["--scratch-path", SCRATCH]

@@ -9,13 +9,13 @@ extension PassgateRuntime {
     /// A listener: Hummingbird's `Server` with an `HTTP1DispatchChannel` in front of `router`.
     /// Each request goes from the event loop that read it straight to a responder task, without
     /// the per-connection async streams of Hummingbird's `HTTP1Channel`, which cost a large share
-    /// of a request (bench/PROFILE.md, round 22). Its jobs run on that loop while at most
+    /// of a request (bench/decisions/0016-http1-dispatch-channel.md). Its jobs run on that loop while at most
     /// `requestsOnEventLoop` requests are in flight, on the pool above that; the operations
     /// listeners pass 0, since their handlers read files (reload) or render the whole registry
     /// (metrics), which should not hold a loop that serves API sockets. All three listeners are
     /// built here, so they answer HTTP alike; Hummingbird's `Application` is not used at run time
     /// (its date cache formats through Foundation's calendar, which loads ICU: about 3 MB of
-    /// resident memory at start, bench/PROFILE.md). `limits` bound how long a client may take and
+    /// resident memory at start, bench/decisions/0006-no-icu-at-start.md). `limits` bound how long a client may take and
     /// how many connections it holds (docs/operations.md, "The front door"); while
     /// `closesConnections` says so (the API listener's drain) every answer closes its connection.
     static func listener(

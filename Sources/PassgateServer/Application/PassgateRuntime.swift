@@ -162,7 +162,7 @@ public struct PassgateRuntime: Sendable {
         let group = ServiceGroup(configuration: groupConfiguration)
         // Requests' pool jobs go to Dispatch's global queue (PoolTaskExecutor), not Swift's own
         // executor: the rest of the service (accept loops, each connection's start) must wait in
-        // the same queue, or it waits for a turn per pass through theirs (bench/PROFILE.md, round 16).
+        // the same queue, or it waits for a turn per pass through theirs (bench/decisions/0014-service-group-on-the-requests-queue.md).
         try await withTaskExecutorPreference(PoolTaskExecutor.shared) { try await group.run() }
     }
 }
