@@ -69,8 +69,8 @@ struct HotPathEncodingTests {
         #expect(!PhoneNumberController.isJSON("application/json-patch+json"))
     }
 
-    @Test("replay-cache entries: the hand-written form decodes to the same outcome and the same JSON as JSONEncoder's")
-    func storedOutcomesMatchJSONEncoder() throws {
+    @Test("replay-cache entries round-trip through the one writer and reader, awkward text included")
+    func storedOutcomesRoundTrip() throws {
         let outcomes: [StoredOutcome] = [
             .phoneNumber(phoneNumber: "13800138000", taskId: "task-1", riskScore: nil),
             .phoneNumber(phoneNumber: "13800138000", taskId: nil, riskScore: 420),
@@ -81,13 +81,36 @@ struct HotPathEncodingTests {
             .failure(code: "token_expired", message: "expired", carrierProvider: nil, carrierCode: nil, carrierMessage: nil, action: nil),
         ]
         for outcome in outcomes {
-            let fast = outcome.encoded()
-            #expect(StoredOutcome.decode(fast) == outcome, "\(String(decoding: fast, as: UTF8.self))")
-            let foundation = try JSONEncoder().encode(outcome)
-            #expect(StoredOutcome.decode(Array(foundation)) == outcome)
-            let fastObject = try JSONSerialization.jsonObject(with: Data(fast)) as? NSDictionary
-            let foundationObject = try JSONSerialization.jsonObject(with: foundation) as? NSDictionary
-            #expect(fastObject != nil && fastObject == foundationObject, "\(String(decoding: fast, as: UTF8.self))")
+            let bytes = outcome.encoded()
+            #expect(StoredOutcome.decode(bytes) == outcome, "\(String(decoding: bytes, as: UTF8.self))")
+            #expect(try JSONSerialization.jsonObject(with: Data(bytes)) is NSDictionary)
+        }
+    }
+
+    @Test("replay-cache entries as the previous version's JSONEncoder wrote them (escaped slashes, explicit nulls) still decode")
+    func storedOutcomesFromJSONEncoderDecode() throws {
+        let entries: [(String, StoredOutcome)] = [
+            (#"{"phoneNumber":{"phoneNumber":"13800138000","taskId":"a\/b"}}"#, .phoneNumber(phoneNumber: "13800138000", taskId: "a/b", riskScore: nil)),
+            (#"{"phoneNumber":{"phoneNumber":"13800138000","riskScore":420}}"#, .phoneNumber(phoneNumber: "13800138000", taskId: nil, riskScore: 420)),
+            (#"{"verification":{"result":"mismatch","taskId":null}}"#, .verification(result: .mismatch, taskId: nil)),
+            (#"{"failure":{"action":"new_token","carrierCode":"103101","carrierProvider":"cmcc","code":"signature_rejected","message":"m \u00e9"}}"#,
+             .failure(code: "signature_rejected", message: "m é", carrierProvider: "cmcc", carrierCode: "103101", carrierMessage: nil, action: "new_token")),
+        ]
+        for (text, outcome) in entries {
+            #expect(StoredOutcome.decode(Array(text.utf8)) == outcome, "\(text)")
+        }
+    }
+
+    @Test("a replay entry of another shape is no entry, never a crash or a wrong answer")
+    func malformedStoredOutcomesAreAbsent() {
+        let entries = [
+            "", "{}", "[]", "null", #"{"phoneNumber":{}}"#, #"{"phoneNumber":{"phoneNumber":1}}"#,
+            #"{"phoneNumber":{"phoneNumber":"1","riskScore":"4"}}"#, #"{"phoneNumber":{"phoneNumber":"1","riskScore":4.5}}"#,
+            #"{"verification":{"result":"maybe"}}"#, #"{"failure":{"code":"x"}}"#, #"{"other":{}}"#,
+            #"{"phoneNumber":{"phoneNumber":"1"},"verification":{"result":"match"}}"#, #"{"phoneNumber":"13800138000"}"#,
+        ]
+        for text in entries {
+            #expect(StoredOutcome.decode(Array(text.utf8)) == nil, "\(text)")
         }
     }
 
@@ -102,28 +125,38 @@ struct HotPathEncodingTests {
         #expect(StoredOutcome.decode(fallback.encoded())?.error?.action == .fallbackSMS)
     }
 
-    @Test("success bodies are byte for byte what JSONEncoder with sorted keys writes, with and without optionals")
-    func responsesMatchJSONEncoder() throws {
-        let phones = [
-            PhoneNumberResponse(requestId: "r-1", appId: "300011111111", provider: "cmcc", phoneNumber: "13800138000",
-                                maskedPhoneNumber: "138****8000", carrierTaskId: "abc", riskScore: 420, replayed: true, reference: Self.awkward),
-            PhoneNumberResponse(requestId: "r-2", appId: "300011111111", provider: "cmcc", phoneNumber: "13800138000",
-                                maskedPhoneNumber: "138****8000", carrierTaskId: nil, riskScore: nil, replayed: false, reference: nil),
-        ]
-        for phone in phones {
+    @Test("success bodies: members sorted, absent optionals left out, text escaped as JSON")
+    func responsesAreSortedCompactJSON() throws {
+        func written(_ value: some JSONObjectWritable) -> String {
             var object = JSONObjectWriter()
-            phone.writeJSON(into: &object)
-            #expect(String(decoding: object.finish(), as: UTF8.self) == String(decoding: try JSONBody.encoder.encode(phone), as: UTF8.self))
+            value.writeJSON(into: &object)
+            return String(decoding: object.finish(), as: UTF8.self)
         }
-        for result in VerificationResult.allCases {
-            for (taskId, reference) in [("t", Self.awkward), (nil, nil)] as [(String?, String?)] {
-                let verify = VerifyResponse(requestId: "r", appId: "300011111111", provider: "cmcc", result: result,
-                                            carrierTaskId: taskId, replayed: taskId == nil, reference: reference)
-                var object = JSONObjectWriter()
-                verify.writeJSON(into: &object)
-                #expect(String(decoding: object.finish(), as: UTF8.self) == String(decoding: try JSONBody.encoder.encode(verify), as: UTF8.self))
-            }
+        let full = PhoneNumberResponse(requestId: "r-1", appId: "300011111111", provider: "cmcc", phoneNumber: "13800138000",
+                                       maskedPhoneNumber: "138****8000", carrierTaskId: "abc", riskScore: 420, replayed: true, reference: "a/\"b")
+        #expect(written(full) == #"{"appId":"300011111111","carrierTaskId":"abc","maskedPhoneNumber":"138****8000","phoneNumber":"13800138000","provider":"cmcc","reference":"a/\"b","replayed":true,"requestId":"r-1","riskScore":420}"#)
+        let bare = PhoneNumberResponse(requestId: "r-2", appId: "a", provider: "cmcc", phoneNumber: "13800138000",
+                                       maskedPhoneNumber: "138****8000", carrierTaskId: nil, riskScore: nil, replayed: false, reference: nil)
+        #expect(written(bare) == #"{"appId":"a","maskedPhoneNumber":"138****8000","phoneNumber":"13800138000","provider":"cmcc","replayed":false,"requestId":"r-2"}"#)
+        let verify = VerifyResponse(requestId: "r", appId: "a", provider: "cmcc", result: .match, carrierTaskId: nil, replayed: false, reference: nil)
+        #expect(written(verify) == #"{"appId":"a","provider":"cmcc","replayed":false,"requestId":"r","result":"match"}"#)
+        let awkward = PhoneNumberResponse(requestId: "r", appId: "a", provider: "cmcc", phoneNumber: "1", maskedPhoneNumber: "1",
+                                          carrierTaskId: nil, riskScore: nil, replayed: false, reference: Self.awkward)
+        let parsed = try #require(try JSONSerialization.jsonObject(with: Data(written(awkward).utf8)) as? [String: Any])
+        #expect(parsed["reference"] as? String == Self.awkward)
+    }
+
+    @Test("the error envelope: sorted members, field and carrier only when known, the contract's shape")
+    func errorEnvelopeShape() throws {
+        func written(_ error: PassgateError) -> String {
+            var object = JSONObjectWriter()
+            ErrorEnvelope(error: error, requestId: "r-1").writeJSON(into: &object)
+            return String(decoding: object.finish(), as: UTF8.self)
         }
+        let invalid = PassgateError(.invalidRequest, .request(field: "token", problem: "missing"), message: "token is missing")
+        #expect(written(invalid) == #"{"error":{"action":"fix_request","code":"invalid_request","field":"token","message":"token is missing","requestId":"r-1","retryable":false}}"#)
+        let carrier = PassgateError(.tokenInvalid, .carrier(CarrierAnswer(provider: "cmcc", code: "104201", message: "token失效")), message: "m")
+        #expect(written(carrier) == #"{"error":{"action":"new_token","carrier":{"code":"104201","message":"token失效","provider":"cmcc"},"code":"token_invalid","message":"m","requestId":"r-1","retryable":false}}"#)
     }
 
     @Test("a JSON log line starts with ts, level, logger and msg, then sorted metadata, and round-trips every value")

@@ -1,35 +1,30 @@
 import PassgateCore
-import Foundation
 import HTTPTypes
 import Hummingbird
+import NIOCore
 
-/// The REST error envelope: `{"error": {"code", "message", "retryable", "action", "requestId", "field"?, "carrier"?}}`.
-struct ErrorEnvelope: Encodable {
-    struct Body: Encodable {
-        struct Carrier: Encodable {
-            var provider: String
-            var code: String
-            var message: String?
+/// The REST error envelope: `{"error": {"code", "message", "retryable", "action", "requestId", "field"?, "carrier"?}}`,
+/// members in sorted order (what clients have always seen).
+struct ErrorEnvelope: JSONObjectWritable {
+    let error: PassgateError
+    let requestId: String
+
+    func writeJSON(into object: inout JSONObjectWriter) {
+        var body = JSONObjectWriter()
+        body.add("action", error.action.rawValue)
+        if let answer = error.carrierAnswer {
+            var carrier = JSONObjectWriter(capacity: 64)
+            carrier.add("code", answer.code)
+            carrier.add("message", answer.message)
+            carrier.add("provider", answer.provider)
+            body.add("carrier", object: carrier)
         }
-
-        var code: String
-        var message: String
-        var retryable: Bool
-        var action: String
-        var requestId: String
-        var field: String?
-        var carrier: Carrier?
-    }
-
-    var error: Body
-
-    init(_ error: PassgateError, requestId: String) {
-        var field: String?
-        if case .request(let name, _) = error.reason { field = name }
-        self.error = Body(
-            code: error.code.rawValue, message: error.message, retryable: error.retryable, action: error.action.rawValue, requestId: requestId, field: field,
-            carrier: error.carrierAnswer.map { Body.Carrier(provider: $0.provider, code: $0.code, message: $0.message) }
-        )
+        body.add("code", error.code.rawValue)
+        if case .request(let field, _) = error.reason { body.add("field", field) }
+        body.add("message", error.message)
+        body.add("requestId", requestId)
+        body.add("retryable", error.retryable)
+        object.add("error", object: body)
     }
 }
 
@@ -71,8 +66,9 @@ extension PassgateError: HTTPResponseError {
         var headers = JSONBody.headers
         headers[.requestID] = requestId
         if let retryAfterSeconds { headers[.retryAfter] = String(retryAfterSeconds) }
-        let body = (try? JSONBody.encoder.encode(ErrorEnvelope(self, requestId: requestId))) ?? Data(#"{"error":{"code":"internal_error"}}"#.utf8)
-        return Response(status: status, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: body)))
+        var object = JSONObjectWriter(capacity: 512)
+        ErrorEnvelope(error: self, requestId: requestId).writeJSON(into: &object)
+        return Response(status: status, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: object.finish())))
     }
 
     /// Maps errors Hummingbird raises itself (unknown route, body too large) into the contract.
@@ -98,16 +94,6 @@ enum JSONBody {
     /// than per response.
     static let headers: HTTPFields = [.contentType: contentType]
 
-    static let encoder: JSONEncoder = {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        return encoder
-    }()
-
-    /// A 200 JSON response.
-    static func response(_ value: some Encodable, status: HTTPResponse.Status = .ok) throws -> Response {
-        return Response(status: status, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: try encoder.encode(value))))
-    }
 }
 
 extension HTTPField.Name {

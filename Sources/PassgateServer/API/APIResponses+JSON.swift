@@ -3,10 +3,9 @@ import HTTPTypes
 import Hummingbird
 import NIOCore
 
-/// A response body written by the one JSON writer: the success answers go out on every request,
-/// and `JSONEncoder` boxes every field through its generic containers. The output is what
-/// `JSONBody.encoder` would write: compact, keys sorted, absent optionals left out.
-protocol JSONObjectWritable: Encodable {
+/// A response body written by the one JSON writer (no `JSONEncoder` on any request path): compact,
+/// members in sorted order, absent optionals left out - the form clients have always seen.
+protocol JSONObjectWritable {
     func writeJSON(into object: inout JSONObjectWriter)
 }
 
@@ -37,11 +36,29 @@ extension VerifyResponse: JSONObjectWritable {
 }
 
 extension JSONBody {
-    /// A 200 JSON response from a self-writing body. Declared `throws` like the `Encodable`
-    /// overload it shadows, so call sites read the same whichever one they get; it never throws.
-    static func response(_ value: some JSONObjectWritable, status: HTTPResponse.Status = .ok) throws -> Response {
+    /// A JSON response (200 unless `status` says otherwise) from a self-writing body.
+    static func response(_ value: some JSONObjectWritable, status: HTTPResponse.Status = .ok) -> Response {
         var object = JSONObjectWriter()
         value.writeJSON(into: &object)
         return Response(status: status, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: object.finish())))
+    }
+}
+
+extension HealthController.Status: JSONObjectWritable {
+    func writeJSON(into object: inout JSONObjectWriter) {
+        if let checks {
+            var nested = JSONObjectWriter(capacity: 128)
+            for (name, state) in checks.sorted(by: { $0.key < $1.key }) { nested.add(name, state) }
+            object.add("checks", object: nested)
+        }
+        object.add("status", status)
+    }
+}
+
+extension ReloadReport: JSONObjectWritable {
+    func writeJSON(into object: inout JSONObjectWriter) {
+        object.add("applied", strings: applied)
+        object.add("generation", generation)
+        object.add("restartRequired", strings: restartRequired)
     }
 }

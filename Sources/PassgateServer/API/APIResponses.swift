@@ -1,7 +1,7 @@
 import PassgateCore
 
 /// `POST /v1/phone-number` 200 body.
-struct PhoneNumberResponse: Encodable, Sendable {
+struct PhoneNumberResponse: Sendable {
     var requestId: String
     var appId: String
     var provider: String
@@ -15,7 +15,7 @@ struct PhoneNumberResponse: Encodable, Sendable {
 }
 
 /// `POST /v1/phone-number/verify` 200 body.
-struct VerifyResponse: Encodable, Sendable {
+struct VerifyResponse: Sendable {
     var requestId: String
     var appId: String
     var provider: String

@@ -20,13 +20,13 @@ struct AdminController {
             _ = try authenticator.authenticate(authorization: request.headers.joinedValue(of: .authorization))
             context.facts.clientId = "admin"
             let report = try await reloader.reload(trigger: "admin API")
-            return try JSONBody.response(report)
+            return JSONBody.response(report)
         }
         router.get("admin/readyz") { request, context in
             _ = try authenticator.authenticate(authorization: request.headers.joinedValue(of: .authorization))
             context.facts.clientId = "admin"
             let (ready, checks) = await readiness.evaluate()
-            return try JSONBody.response(HealthController.Status(status: ready ? "ready" : "not_ready", checks: checks),
+            return JSONBody.response(HealthController.Status(status: ready ? "ready" : "not_ready", checks: checks),
                                          status: ready ? .ok : .serviceUnavailable)
         }
     }

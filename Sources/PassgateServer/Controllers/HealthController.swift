@@ -62,18 +62,18 @@ final class Readiness: Sendable {
 struct HealthController {
     let readiness: Readiness
 
-    struct Status: Encodable {
+    struct Status {
         var status: String
         var checks: [String: String]?
     }
 
     func register(on router: Router<PassgateRequestContext>) {
         router.get("healthz") { _, context in
-            try JSONBody.response(Status(status: "ok"))
+            JSONBody.response(Status(status: "ok"))
         }
         router.get("readyz") { _, context in
             let (ready, _) = await readiness.evaluate()
-            return try JSONBody.response(Status(status: ready ? "ready" : "not_ready"), status: ready ? .ok : .serviceUnavailable)
+            return JSONBody.response(Status(status: ready ? "ready" : "not_ready"), status: ready ? .ok : .serviceUnavailable)
         }
     }
 }

@@ -33,7 +33,7 @@ struct PhoneNumberController {
         let outcome = try answer.result.get()
         let masked = outcome.maskedPhoneNumber  // computed: mask once for the log line and the answer
         context.facts.maskedPhone = masked
-        return try JSONBody.response(PhoneNumberResponse(
+        return JSONBody.response(PhoneNumberResponse(
             requestId: context.requestId, appId: app.appId, provider: app.provider, phoneNumber: outcome.phoneNumber,
             maskedPhoneNumber: masked, carrierTaskId: outcome.carrierTaskId, riskScore: outcome.riskScore,
             replayed: answer.replayed, reference: input.reference
@@ -48,7 +48,7 @@ struct PhoneNumberController {
         context.facts.maskedPhone = MSISDN.mask(input.phoneNumber)
         let answer = await exchange.verify(client: client.id, app: app, token: input.token, phoneNumber: input.phoneNumber, logger: requestLogger(context))
         let outcome = try answer.result.get()
-        return try JSONBody.response(VerifyResponse(
+        return JSONBody.response(VerifyResponse(
             requestId: context.requestId, appId: app.appId, provider: app.provider, result: outcome.result,
             carrierTaskId: outcome.carrierTaskId, replayed: answer.replayed, reference: input.reference
         ))

@@ -1,9 +1,8 @@
 import PassgateCore
-import Foundation
 
 /// The final outcome of one exchange as the replay cache keeps it: enough to answer a repeat
 /// exactly as the first request was answered.
-enum StoredOutcome: Codable, Sendable, Equatable {
+enum StoredOutcome: Sendable, Equatable {
     /// `riskScore` is absent in entries written before it existed, and for providers without one.
     case phoneNumber(phoneNumber: String, taskId: String?, riskScore: Int?)
     case verification(result: VerificationResult, taskId: String?)
@@ -45,10 +44,9 @@ enum StoredOutcome: Codable, Sendable, Equatable {
         return PassgateError(stable, .local("replayed outcome"), message: message, retryable: false, action: storedAction)
     }
 
-    /// The synthesized `Codable` form (`{"case":{"field":…}}`, absent optionals left out), written
-    /// directly with the one JSON writer: every exchange stores one. Replays are rare, so
-    /// ``decode(_:)`` keeps `JSONDecoder`, and entries
-    /// written by either stay readable by both (StoredOutcomeEncodingTests).
+    /// The entry's JSON: `{"case":{"field":…}}`, absent optionals left out - the shape entries
+    /// had when Swift's synthesized `Codable` wrote them, so entries written by earlier versions
+    /// stay readable during a rolling upgrade (HotPathEncodingTests keeps such entries).
     func encoded() -> [UInt8] {
         var fields = JSONObjectWriter()
         let name: String
@@ -76,7 +74,43 @@ enum StoredOutcome: Codable, Sendable, Equatable {
         return outer.finish()
     }
 
+    /// The entry `bytes` hold, read with the one JSON reader; nil for anything else (an entry is
+    /// then treated as absent, and the request calls the provider as if it were the first).
     static func decode(_ bytes: [UInt8]) -> StoredOutcome? {
-        try? JSONDecoder().decode(StoredOutcome.self, from: Data(bytes))
+        guard case .object(let members)? = try? ParsedJSON.parse(bytes), members.count == 1,
+            case .object = members[0].value
+        else { return nil }
+        let fields = members[0].value
+        func text(_ key: String) -> String?? {
+            switch fields[key] {
+            case nil, .null?: return .some(nil)
+            case .string(let value)?: return .some(value)
+            default: return nil
+            }
+        }
+        switch members[0].key {
+        case "phoneNumber":
+            guard let phoneNumber = text("phoneNumber") ?? nil, let taskId = text("taskId") else { return nil }
+            var riskScore: Int?
+            switch fields["riskScore"] {
+            case nil, .null?: riskScore = nil
+            case .number(let digits)?:
+                guard let score = Int(digits) else { return nil }
+                riskScore = score
+            default: return nil
+            }
+            return .phoneNumber(phoneNumber: phoneNumber, taskId: taskId, riskScore: riskScore)
+        case "verification":
+            guard let raw = text("result") ?? nil, let result = VerificationResult(rawValue: raw), let taskId = text("taskId") else { return nil }
+            return .verification(result: result, taskId: taskId)
+        case "failure":
+            guard let code = text("code") ?? nil, let message = text("message") ?? nil, let provider = text("carrierProvider"),
+                let carrierCode = text("carrierCode"), let carrierMessage = text("carrierMessage"), let action = text("action")
+            else { return nil }
+            return .failure(code: code, message: message, carrierProvider: provider, carrierCode: carrierCode, carrierMessage: carrierMessage,
+                            action: action)
+        default:
+            return nil
+        }
     }
 }

@@ -3,7 +3,7 @@ import Logging
 import PassgateConfig
 
 /// What a reload changed, for the admin API's answer and the log.
-public struct ReloadReport: Sendable, Encodable, Equatable {
+public struct ReloadReport: Sendable, Equatable {
     /// The generation now serving (unchanged when nothing was applied).
     public var generation: Int
     /// Sections whose new values now serve new requests: `apps`, `clients`, `server.maxBodyBytes`.
