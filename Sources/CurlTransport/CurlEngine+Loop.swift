@@ -1,3 +1,4 @@
+import PassgateCore
 import CCurl
 import CoreMetrics
 import DedicatedThreads
@@ -22,12 +23,12 @@ extension CurlEngine {
     func runLoop() {
         guard let events else { return }
         var active: [UInt64: CurlTransfer] = [:]
-        var watchdog = CurlWatchdog(enabled: events.mode != .polling, now: .now)
+        var watchdog = CurlWatchdog(enabled: events.mode != .polling, now: configuration.clock.monotonicNow())
         var shards = CurlShardPicker(shards: events.multis.count, capacity: configuration.transfersPerShard)
         // Past this age curl would not reuse an idle connection anyway (CURLOPT_MAXAGE_CONN).
         let idleShardAge = Duration.seconds(max(1, configuration.maxIdleConnectionSeconds))
         while true {
-            let turnStart = ContinuousClock.now
+            let turnStart = configuration.clock.monotonicNow()
             let turn = state.withLock { $0.nextTurn(now: turnStart) }
             var finished: [Finished] = []
             for id in turn.cancel {
@@ -45,7 +46,7 @@ extension CurlEngine {
             for submission in turn.expire { fail(submission, .shutdown) }
             if !turn.exit {
                 events.waitAndAct(maxWaitMs: watchdog.maxWait(turn.maxWaitMs))
-                let now = ContinuousClock.now
+                let now = configuration.clock.monotonicNow()
                 let sweep = watchdog.sweep(now: now)
                 for id in sweep.nudge {
                     if let transfer = active[id], events.nudge(transfer.easy, shard: transfer.shard) {

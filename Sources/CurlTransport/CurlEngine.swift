@@ -1,3 +1,4 @@
+import PassgateCore
 import CCurl
 import DedicatedThreads
 import Logging
@@ -134,7 +135,7 @@ final class CurlEngine: @unchecked Sendable {
     /// Stops accepting requests and lets running and queued ones finish until the grace period
     /// ends; then fails what is left with kind `shutdown`. Calling it again can only shorten it.
     func beginShutdown(gracePeriodMs: Int) {
-        let deadline = ContinuousClock.now.advanced(by: .milliseconds(max(0, gracePeriodMs)))
+        let deadline = configuration.clock.monotonicNow().advanced(by: .milliseconds(max(0, gracePeriodMs)))
         if state.withLock({ $0.beginShutdown(deadline: deadline) }) { events?.wake() }
     }
 

@@ -1,3 +1,4 @@
+import PassgateCore
 extension CurlHTTPClient {
     /// Settings shared by every request a ``CurlHTTPClient`` sends.
     ///
@@ -57,6 +58,10 @@ extension CurlHTTPClient {
         /// (`curl_multi_socket_action`); `false` selects the portable loop, which runs every transfer
         /// on every turn. Other systems always use the portable loop.
         public var socketEvents: Bool = true
+        /// What the engine reads for transfer times, the watchdog, shard renewal and the drain
+        /// deadline. The waits themselves (curl's timers, `poll`) are the system's: a transfer on
+        /// the wire takes real time whatever a test's clock says.
+        public var clock: any PassgateClock = SystemClock()
         /// Tests only: moves the deadline the socket loop's watchdog assumes for every transfer by
         /// this many milliseconds (negative: earlier than curl's own timeout), so its fallback of
         /// failing a transfer curl keeps too long can be exercised against a well-behaved curl.

@@ -1,3 +1,4 @@
+import PassgateCore
 import CCurl
 import CoreMetrics
 
@@ -70,7 +71,7 @@ extension CurlTransfer {
     }
 
     private var elapsedNanoseconds: Int64 {
-        let elapsed = (ContinuousClock.now - startedAt).components
+        let elapsed = (clock.monotonicNow() - startedAt).components
         return elapsed.seconds * 1_000_000_000 + elapsed.attoseconds / 1_000_000_000
     }
 

@@ -26,7 +26,9 @@ final class CurlTransfer {
     /// What `easy`'s kept options are set for once ``applyOptions(_:profile:reused:)`` succeeded; `nil`
     /// before, or when it failed part way (the pool then resets the handle).
     var profile: EasyHandlePool.Profile?
-    let startedAt = ContinuousClock.now
+    let startedAt: ContinuousClock.Instant
+    /// Times the transfer (``CurlHTTPClient/Configuration/clock``).
+    let clock: any PassgateClock
     /// The multi handle it runs on (``CurlShardPicker``), set when it is added.
     var shard = 0
 
@@ -40,6 +42,8 @@ final class CurlTransfer {
         handles: EasyHandlePool, configuration: CurlHTTPClient.Configuration, proxy: String
     ) {
         self.handles = handles
+        self.clock = configuration.clock
+        self.startedAt = configuration.clock.monotonicNow()
         self.id = submission.id
         self.continuation = submission.continuation
         self.request = submission.request

@@ -1,3 +1,4 @@
+import PassgateCore
 import DedicatedThreads
 import Synchronization
 
@@ -46,22 +47,16 @@ public final class MemoryStateStore: ExchangeStateStore {
         var claimWrites = FIFO<Written>()
     }
 
-    private let now: @Sendable () -> Int64
+    private let clock: any PassgateClock
     // `Mutex`: every operation is a short, non-suspending critical section.
     private let state = Mutex(State())
 
-    /// - Parameter nowMilliseconds: the clock entries expire by (injectable for tests).
-    public init(nowMilliseconds: @escaping @Sendable () -> Int64 = MemoryStateStore.monotonicMilliseconds) {
-        now = nowMilliseconds
+    /// - Parameter clock: entries and claims expire by its monotonic time.
+    public init(clock: any PassgateClock = SystemClock()) {
+        self.clock = clock
     }
 
-    /// Milliseconds on the monotonic clock since the first call: only differences mean anything.
-    @Sendable public static func monotonicMilliseconds() -> Int64 {
-        let components = (ContinuousClock.now - origin).components
-        return components.seconds * 1000 + components.attoseconds / 1_000_000_000_000_000
-    }
-
-    private static let origin = ContinuousClock.now
+    private func now() -> Int64 { clock.monotonicMilliseconds() }
 
     public func get(_ key: String) async throws(StateStoreError) -> [UInt8]? {
         let time = now()

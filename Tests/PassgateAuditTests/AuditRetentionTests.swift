@@ -1,3 +1,5 @@
+import PassgateCore
+import PassgateTestSupport
 import Foundation
 import Logging
 import MetricsTestKit
@@ -16,7 +18,7 @@ struct AuditRetentionTests {
         let metrics = TestMetrics()
         let (logger, logs) = CapturingLogHandler.logger()
         let configuration = AuditLogWriter.Configuration(path: "\(directory)/audit.jsonl", maxFileBytes: 4096, fsyncIntervalMs: 1000, maxFiles: 3)
-        let writer = try AuditLogWriter(configuration: configuration, logger: logger, metricsFactory: metrics, clock: ManualAuditClock(AuditFixtures.now).clock)
+        let writer = try AuditLogWriter(configuration: configuration, logger: logger, metricsFactory: metrics, clock: ManualClock(milliseconds: AuditFixtures.now))
         let count = 300
         for index in 0..<count { writer.record(AuditFixtures.record(index)) }
         #expect(await writer.flush())
@@ -52,7 +54,7 @@ struct AuditRetentionTests {
         try Data(current).write(to: URL(fileURLWithPath: "\(directory)/audit.jsonl"))
 
         let configuration = AuditLogWriter.Configuration(path: "\(directory)/audit.jsonl", maxFiles: 2)
-        let writer = try AuditLogWriter(configuration: configuration, logger: logger, metricsFactory: metrics, clock: ManualAuditClock(AuditFixtures.now).clock)
+        let writer = try AuditLogWriter(configuration: configuration, logger: logger, metricsFactory: metrics, clock: ManualClock(milliseconds: AuditFixtures.now))
         #expect(await writer.flush())  // the start-up pass runs before the thread takes any work
         #expect(try AuditFixtures.files(directory) == Array(earlier.suffix(2)) + ["\(directory)/audit.jsonl"])
         #expect(try metrics.expectCounter(Self.deleted).totalValue == 4)
@@ -76,16 +78,16 @@ struct AuditRetentionTests {
         let yesterday = try AuditFixtures.placeRotated(directory, at: now - day, modified: now - 100 * day)  // an old mtime neither
         let future = try AuditFixtures.placeRotated(directory, at: now + 3 * day)  // stamped while the clock was ahead
 
-        let clock = ManualAuditClock(now)
+        let clock = ManualClock(milliseconds: now)
         let configuration = AuditLogWriter.Configuration(path: "\(directory)/audit.jsonl", maxFiles: 0, maxAgeDays: 30)
-        let writer = try AuditLogWriter(configuration: configuration, logger: Logger(label: "test"), metricsFactory: metrics, clock: clock.clock)
+        let writer = try AuditLogWriter(configuration: configuration, logger: Logger(label: "test"), metricsFactory: metrics, clock: clock)
         #expect(await writer.flush())
         var remaining = Set(try AuditFixtures.files(directory))
         #expect(!remaining.contains(fortyDays) && !remaining.contains(thirtyOne))
         #expect(remaining.isSuperset(of: [twentyNine, yesterday, future]))
         #expect(try metrics.expectCounter(Self.deleted).totalValue == 2)
 
-        clock.advance(days: 2)  // the 29-day-old file is now 31 days old; no rotation is due
+        clock.advance(milliseconds: 2 * AuditFixtures.day)  // the 29-day-old file is now 31 days old; no rotation is due
         writer.record(AuditFixtures.record(1))
         #expect(await writer.flush())
         remaining = Set(try AuditFixtures.files(directory))
@@ -114,7 +116,7 @@ struct AuditRetentionTests {
         let own = try (1...3).map { try AuditFixtures.placeRotated(directory, at: old, sequence: $0) }
 
         let configuration = AuditLogWriter.Configuration(path: "\(directory)/audit.jsonl", maxFiles: 1, maxAgeDays: 1)
-        let writer = try AuditLogWriter(configuration: configuration, logger: Logger(label: "test"), metricsFactory: metrics, clock: ManualAuditClock(AuditFixtures.now).clock)
+        let writer = try AuditLogWriter(configuration: configuration, logger: Logger(label: "test"), metricsFactory: metrics, clock: ManualClock(milliseconds: AuditFixtures.now))
         #expect(await writer.flush())
         await writer.shutdown()
         #expect(try AuditFixtures.names(directory) == (foreign + ["audit.jsonl"]).sorted())
@@ -135,7 +137,7 @@ struct AuditRetentionTests {
         let newer = try AuditFixtures.placeRotated(directory, at: AuditFixtures.now - AuditFixtures.hour)
 
         let configuration = AuditLogWriter.Configuration(path: "\(directory)/audit.jsonl", maxFileBytes: 4096, fsyncIntervalMs: 0, maxFiles: 1)
-        let writer = try AuditLogWriter(configuration: configuration, logger: logger, metricsFactory: metrics, clock: ManualAuditClock(AuditFixtures.now).clock)
+        let writer = try AuditLogWriter(configuration: configuration, logger: logger, metricsFactory: metrics, clock: ManualClock(milliseconds: AuditFixtures.now))
         #expect(await writer.flush())
         #expect(try metrics.expectCounter(Self.errors).totalValue == 1)
         #expect(!FileManager.default.fileExists(atPath: older), "the failure does not stop the other deletions")
@@ -162,7 +164,7 @@ struct AuditRetentionTests {
         defer { AuditFixtures.remove(directory) }
         let ahead = try AuditFixtures.placeRotated(directory, at: AuditFixtures.now + 2 * AuditFixtures.hour)  // rotated while the clock was ahead
         let configuration = AuditLogWriter.Configuration(path: "\(directory)/audit.jsonl", maxFileBytes: 4096, fsyncIntervalMs: 0, maxFiles: 1)
-        let writer = try AuditLogWriter(configuration: configuration, logger: Logger(label: "test"), clock: ManualAuditClock(AuditFixtures.now).clock)
+        let writer = try AuditLogWriter(configuration: configuration, logger: Logger(label: "test"), clock: ManualClock(milliseconds: AuditFixtures.now))
         let perFile = 4096 / AuditFixtures.record(0).jsonLine().count
         for index in 0..<(perFile + 1) { writer.record(AuditFixtures.record(index)) }  // exactly one rotation
         #expect(await writer.flush())

@@ -14,65 +14,67 @@ struct AuthFailureLimiterTests {
 
     @Test("a source's failures are refused once used up, with the wait until one is back; other sources are unaffected")
     func refusesAfterItsFailures() throws {
-        let limiter = AuthFailureLimiter(perMinute: 3)
-        let start = ContinuousClock.now
+        let clock = ManualClock(milliseconds: 0)
+        let limiter = AuthFailureLimiter(perMinute: 3, clock: clock)
         for _ in 0..<3 {
-            try limiter.admit(Self.source, now: start)
-            limiter.recordFailure(Self.source, now: start)
+            try limiter.admit(Self.source)
+            limiter.recordFailure(Self.source)
         }
         do {
-            try limiter.admit(Self.source, now: start)
+            try limiter.admit(Self.source)
             Issue.record("a fourth attempt in the same minute was admitted")
         } catch {
             #expect(error.code == .rateLimited && error.retryAfterSeconds == 20)
         }
-        try limiter.admit(Self.other, now: start)
+        try limiter.admit(Self.other)
         // One failure back every 20 s at 3 a minute.
-        #expect(throws: PassgateError.self) { try limiter.admit(Self.source, now: start + .seconds(19)) }
-        try limiter.admit(Self.source, now: start + .seconds(20))
+        clock.advance(milliseconds: 19_000)
+        #expect(throws: PassgateError.self) { try limiter.admit(Self.source) }
+        clock.advance(milliseconds: 1_000)
+        try limiter.admit(Self.source)
     }
 
     @Test("the port is not part of the source: a new connection from the same address shares its failures")
     func portIgnored() throws {
-        let limiter = AuthFailureLimiter(perMinute: 1)
-        let start = ContinuousClock.now
-        limiter.recordFailure(Self.source, now: start)
+        let clock = ManualClock(milliseconds: 0)
+        let limiter = AuthFailureLimiter(perMinute: 1, clock: clock)
+        limiter.recordFailure(Self.source)
         let samePeerNewPort = try #require(AuthFailureLimiter.Source(try SocketAddress(ipAddress: "192.0.2.1", port: 40_002)))
-        #expect(throws: PassgateError.self) { try limiter.admit(samePeerNewPort, now: start) }
+        #expect(throws: PassgateError.self) { try limiter.admit(samePeerNewPort) }
     }
 
     @Test("only failures count: a source whose requests authenticate is never refused")
     func successesDoNotCount() throws {
-        let limiter = AuthFailureLimiter(perMinute: 1)
-        let start = ContinuousClock.now
-        for _ in 0..<1_000 { try limiter.admit(Self.source, now: start) }
+        let clock = ManualClock(milliseconds: 0)
+        let limiter = AuthFailureLimiter(perMinute: 1, clock: clock)
+        for _ in 0..<1_000 { try limiter.admit(Self.source) }
     }
 
     @Test("0 turns the limit off")
     func off() throws {
-        let limiter = AuthFailureLimiter(perMinute: 0)
-        let start = ContinuousClock.now
+        let clock = ManualClock(milliseconds: 0)
+        let limiter = AuthFailureLimiter(perMinute: 0, clock: clock)
         for _ in 0..<100 {
-            limiter.recordFailure(Self.source, now: start)
-            try limiter.admit(Self.source, now: start)
+            limiter.recordFailure(Self.source)
+            try limiter.admit(Self.source)
         }
     }
 
     @Test("the table is fixed in size: many new sources push out the most forgiven ones, not one being refused")
     func boundedTable() throws {
-        let limiter = AuthFailureLimiter(perMinute: 2)
-        let start = ContinuousClock.now
-        limiter.recordFailure(Self.source, now: start)
-        limiter.recordFailure(Self.source, now: start)
-        #expect(throws: PassgateError.self) { try limiter.admit(Self.source, now: start) }
+        let clock = ManualClock(milliseconds: 0)
+        let limiter = AuthFailureLimiter(perMinute: 2, clock: clock)
+        limiter.recordFailure(Self.source)
+        limiter.recordFailure(Self.source)
+        #expect(throws: PassgateError.self) { try limiter.admit(Self.source) }
         // Ten sources per place in the table, each failing once (one failure left each).
         let places = AuthFailureLimiter.sets * AuthFailureLimiter.ways
         for index in 0..<(10 * places) {
             let address = try SocketAddress(ipAddress: "2001:db8::\(String(index, radix: 16))", port: 1)
-            limiter.recordFailure(try #require(AuthFailureLimiter.Source(address)), now: start)
+            limiter.recordFailure(try #require(AuthFailureLimiter.Source(address)))
         }
         #expect(throws: PassgateError.self, "a source with no failures left is the last to be forgotten") {
-            try limiter.admit(Self.source, now: start)
+            try limiter.admit(Self.source)
         }
     }
 

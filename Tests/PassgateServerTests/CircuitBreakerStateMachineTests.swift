@@ -1,3 +1,5 @@
+import PassgateCore
+import PassgateTestSupport
 import Synchronization
 import Testing
 
@@ -68,7 +70,7 @@ struct CircuitBreakerStateMachineTests {
 
     @Test("the owner runs one machine per URL, by the URL's index, with its injected clock")
     func ownerKeepsURLsApart() {
-        let breaker = CircuitBreaker(urls: ["https://a.test", "https://b.test"], threshold: 1, openMs: 100, nowMilliseconds: { 50 })
+        let breaker = CircuitBreaker(urls: ["https://a.test", "https://b.test"], threshold: 1, openMs: 100, clock: ManualClock(milliseconds: 50))
         #expect(breaker.record(0, failure: true), "record answers whether the circuit is open now")
         #expect(breaker.permit(0) == .refused && breaker.permit(1) == .call)
         #expect(breaker.openURLs == ["https://a.test"] && breaker.isOpen(0) && !breaker.isOpen(1))
@@ -77,12 +79,12 @@ struct CircuitBreakerStateMachineTests {
 
     @Test("the owner's clock decides: after openMs the URL's next call is the probe, and its success closes the circuit")
     func ownerProbesAfterOpenMs() {
-        let clock = Atomic<Int64>(0)
-        let breaker = CircuitBreaker(urls: ["https://a.test"], threshold: 1, openMs: 100, nowMilliseconds: { clock.load(ordering: .relaxed) })
+        let clock = ManualClock(milliseconds: 0)
+        let breaker = CircuitBreaker(urls: ["https://a.test"], threshold: 1, openMs: 100, clock: clock)
         breaker.record(0, failure: true)
-        clock.store(99, ordering: .relaxed)
+        clock.advance(milliseconds: 99)
         #expect(breaker.permit(0) == .refused)
-        clock.store(100, ordering: .relaxed)
+        clock.advance(milliseconds: 1)
         #expect(breaker.permit(0) == .probe)
         breaker.probeNotSent(0)
         #expect(breaker.permit(0) == .probe, "a probe that never left is granted again")

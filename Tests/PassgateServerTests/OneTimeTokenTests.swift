@@ -1,3 +1,4 @@
+import PassgateTestSupport
 import PassgateLiveTestSupport
 import PassgateCore
 import ProviderCMCC
@@ -195,8 +196,8 @@ struct OneTimeTokenTests {
 
     @Test("replay entries expire after their TTL; a timeout after sending is remembered as may-be-spent, a refused connection is not")
     func expiryAndWhatIsRemembered() async throws {
-        let now = Mutex<Int64>(0)
-        let store = MemoryStateStore(nowMilliseconds: { now.withLock { $0 } })
+        let clock = ManualClock(milliseconds: 0)
+        let store = MemoryStateStore(clock: clock)
         let gateway = CountingGateway { call in
             switch call {
             case 1: .failure(PassgateError(transport: TransportFailure(kind: .connectionRefused, detail: "", host: "h")))
@@ -213,7 +214,7 @@ struct OneTimeTokenTests {
         #expect((try? second.result.get())?.carrierTaskId == "T2" && !second.replayed)
         let third = await exchange.phoneNumber(client: "c", app: app, token: "tok", logger: logger)
         #expect((try? third.result.get())?.carrierTaskId == "T2" && third.replayed)
-        now.withLock { $0 = 300_001 }
+        clock.advance(milliseconds: 300_001)
         let fourth = await exchange.phoneNumber(client: "c", app: app, token: "tok", logger: logger)
         #expect(fourth.result.failureCode == .carrierTimeout && !fourth.replayed)
         let fifth = await exchange.phoneNumber(client: "c", app: app, token: "tok", logger: logger)

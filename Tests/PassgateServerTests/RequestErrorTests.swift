@@ -4,6 +4,7 @@ import HTTPTypes
 import PassgateConfig
 import PassgateCore
 import PassgateLiveTestSupport
+import PassgateTestSupport
 import Testing
 
 @testable import PassgateServer
@@ -184,40 +185,42 @@ struct RateLimitTests {
     @Test("the token bucket admits ratePerSecond a second, refuses the rest with a wait, and refills")
     func bucket() throws {
         let client = ClientSettings(id: "c", apiKeySHA256: [], apps: [], ratePerSecond: 4)
-        let limiter = ClientRateLimiter(clients: [client])
-        let start = ContinuousClock.now
-        for _ in 0..<4 { try limiter.admit(client, now: start) }
+        let clock = ManualClock(milliseconds: 0)
+        let limiter = ClientRateLimiter(clients: [client], clock: clock)
+        for _ in 0..<4 { try limiter.admit(client) }
         do {
-            try limiter.admit(client, now: start)
+            try limiter.admit(client)
             Issue.record("fifth request in the same instant admitted")
         } catch {
             #expect(error.code == .rateLimited && error.retryAfterSeconds == 1)
         }
-        try limiter.admit(client, now: start + .milliseconds(260))  // one token back after 250 ms
-        #expect(throws: PassgateError.self) { try limiter.admit(client, now: start + .milliseconds(270)) }
+        clock.advance(milliseconds: 260)
+        try limiter.admit(client)  // one token back after 250 ms
+        clock.advance(milliseconds: 10)
+        #expect(throws: PassgateError.self) { try limiter.admit(client) }
         let unlimited = ClientSettings(id: "u", apiKeySHA256: [], apps: [])
-        for _ in 0..<1000 { try limiter.admit(unlimited, now: start) }
+        for _ in 0..<1000 { try limiter.admit(unlimited) }
     }
 
     @Test("a reload keeps the buckets of clients whose rate is unchanged and starts changed or new ones afresh")
     func bucketsSurviveReload() throws {
         let steady = ClientSettings(id: "steady", apiKeySHA256: [], apps: [], ratePerSecond: 2)
         let changed = ClientSettings(id: "changed", apiKeySHA256: [], apps: [], ratePerSecond: 2)
-        let old = ClientRateLimiter(clients: [steady, changed])
-        let now = ContinuousClock.now
+        let clock = ManualClock(milliseconds: 0)
+        let old = ClientRateLimiter(clients: [steady, changed], clock: clock)
         for _ in 0..<2 {
-            try old.admit(steady, now: now)
-            try old.admit(changed, now: now)
+            try old.admit(steady)
+            try old.admit(changed)
         }
         var raised = changed
         raised.ratePerSecond = 3
-        let reloaded = ClientRateLimiter(clients: [steady, raised], carryingOver: old)
+        let reloaded = ClientRateLimiter(clients: [steady, raised], carryingOver: old, clock: clock)
         // steady spent its burst before the reload and still has none.
-        #expect(throws: PassgateError.self) { try reloaded.admit(steady, now: now) }
+        #expect(throws: PassgateError.self) { try reloaded.admit(steady) }
         // changed has a new rate: a new bucket, full.
-        for _ in 0..<3 { try reloaded.admit(raised, now: now) }
+        for _ in 0..<3 { try reloaded.admit(raised) }
         // Without a previous limiter nothing carries over.
-        try ClientRateLimiter(clients: [steady]).admit(steady, now: now)
+        try ClientRateLimiter(clients: [steady], clock: clock).admit(steady)
     }
 
     @Test("over HTTP a client over its rate gets 429 rate_limited with Retry-After; other clients are unaffected")

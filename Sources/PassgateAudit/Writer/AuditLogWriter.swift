@@ -1,3 +1,4 @@
+import PassgateCore
 import CoreMetrics
 import DedicatedThreads
 import Logging
@@ -76,7 +77,7 @@ public final class AuditLogWriter: AuditSink, Service {
     ///   be created or the file cannot be opened for appending, or when the limits are out of range.
     /// `clock` names rotated files and judges their age (tests pass their own).
     public init(
-        configuration: Configuration, logger: Logger, metricsFactory: any MetricsFactory = MetricsSystem.factory, clock: AuditClock = .system
+        configuration: Configuration, logger: Logger, metricsFactory: any MetricsFactory = MetricsSystem.factory, clock: any PassgateClock = SystemClock()
     ) throws(AuditLogError) {
         guard configuration.maxFileBytes >= 4096 else {
             throw AuditLogError(path: configuration.path, message: "audit maxFileBytes must be at least 4096, got \(configuration.maxFileBytes)")
@@ -117,7 +118,7 @@ public final class AuditLogWriter: AuditSink, Service {
     /// `init(configuration:logger:metricsFactory:clock:)` with the `audit:` settings' values.
     public convenience init(
         path: String, maxFileBytes: Int, fsyncIntervalMs: Int, writeDelayMs: Int = 0, maxFiles: Int = 10, maxAgeDays: Int = 0, logger: Logger,
-        metricsFactory: any MetricsFactory = MetricsSystem.factory, clock: AuditClock = .system
+        metricsFactory: any MetricsFactory = MetricsSystem.factory, clock: any PassgateClock = SystemClock()
     ) throws(AuditLogError) {
         let configuration = Configuration(
             path: path, maxFileBytes: maxFileBytes, fsyncIntervalMs: fsyncIntervalMs, writeDelayMs: writeDelayMs, maxFiles: maxFiles,

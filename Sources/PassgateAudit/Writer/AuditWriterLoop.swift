@@ -1,3 +1,4 @@
+import PassgateCore
 import CoreMetrics
 import DedicatedThreads
 import Logging
@@ -15,7 +16,7 @@ final class AuditWriterLoop: BlockingWorker {
         let configuration: AuditLogWriter.Configuration
         let logger: Logger
         let metrics: AuditMetrics
-        let clock: AuditClock
+        let clock: any PassgateClock
     }
 
     /// Pause between attempts while the disk refuses.
@@ -175,7 +176,7 @@ final class AuditWriterLoop: BlockingWorker {
         file?.close()
         file = nil
         do {
-            let rotated = try AuditFile.rotate(path, nowMilliseconds: parts.clock.wallMilliseconds())
+            let rotated = try AuditFile.rotate(path, nowMilliseconds: parts.clock.nowMilliseconds())
             parts.logger.info("audit file rotated", metadata: ["path": "\(path)", "rotatedTo": "\(rotated)"])
         } catch {
             fail(error)

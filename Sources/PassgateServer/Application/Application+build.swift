@@ -11,13 +11,15 @@ struct ApplicationDependencies: Sendable {
     var metrics: PassgateMetrics
     var readiness: Readiness
     var logger: Logger
+    /// Request latencies in the access log and metrics.
+    var clock: any PassgateClock = SystemClock()
 }
 
 /// Assembles the router: middleware first, then the controllers' routes.
 func buildRouter(_ dependencies: ApplicationDependencies) -> Router<PassgateRequestContext> {
     let router = Router(context: PassgateRequestContext.self)
     router.add(middleware: RequestLifecycleMiddleware(
-        logger: dependencies.logger, metrics: dependencies.metrics, allowed: AllowedMethods(routes: passgateRoutes)))
+        logger: dependencies.logger, metrics: dependencies.metrics, allowed: AllowedMethods(routes: passgateRoutes), clock: dependencies.clock))
     let phoneNumbers = PhoneNumberController(
         live: dependencies.live, readiness: dependencies.readiness, exchange: dependencies.exchange, logger: dependencies.logger
     )

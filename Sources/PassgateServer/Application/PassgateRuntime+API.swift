@@ -38,8 +38,9 @@ extension PassgateRuntime {
             gateway: gateway, store: store, replayKey: try state.replayKey ?? SecureRandom.bytes(count: 32), ttlMs: state.replayTTLSeconds * 1000,
             timing: .init(leaseMs: state.claimLeaseMs, inFlightWaitMs: state.inFlightWaitMs), timers: eventLoops, metrics: metrics
         )
-        let live = LiveSettings(RequestSettings(configuration: configuration, generation: 1))
-        let router = buildRouter(ApplicationDependencies(live: live, exchange: exchange, metrics: metrics, readiness: readiness, logger: logger))
+        let live = LiveSettings(RequestSettings(configuration: configuration, generation: 1, clock: clock))
+        let router = buildRouter(ApplicationDependencies(
+            live: live, exchange: exchange, metrics: metrics, readiness: readiness, logger: logger, clock: clock))
         return API(router: router, gateway: gateway, live: live, readiness: readiness)
     }
 
@@ -50,7 +51,7 @@ extension PassgateRuntime {
     public func inProcessApplication(transport: any CarrierTransport) throws -> some ApplicationProtocol {
         let logger = makeLogger()
         let metricsFactory = PrometheusMetricsFactory(registry: PrometheusCollectorRegistry())
-        let store = MemoryStateStore()
+        let store = MemoryStateStore(clock: clock)
         let monitor = StateStoreMonitor(store: store, backend: StateSettings.Backend.memory.rawValue, factory: metricsFactory, logger: logger)
         let api = try makeAPI(
             transport: transport, store: store, monitor: monitor, audit: nil, metrics: PassgateMetrics(factory: metricsFactory),

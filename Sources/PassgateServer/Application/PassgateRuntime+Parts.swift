@@ -1,3 +1,4 @@
+import PassgateCore
 import EventLoopExecution
 import Hummingbird
 import Logging
@@ -12,12 +13,12 @@ import Synchronization
 
 extension PassgateRuntime {
     /// The audit log of carrier calls, unless `audit.enabled` is false.
-    static func makeAuditLog(_ settings: AuditSettings, logger: Logger, metricsFactory: any MetricsFactory) throws -> AuditLogWriter? {
+    static func makeAuditLog(_ settings: AuditSettings, clock: any PassgateClock, logger: Logger, metricsFactory: any MetricsFactory) throws -> AuditLogWriter? {
         guard settings.enabled else { return nil }
         return try AuditLogWriter(
             path: settings.path, maxFileBytes: settings.maxFileBytes, fsyncIntervalMs: settings.fsyncIntervalMs,
             writeDelayMs: settings.writeDelayMs, maxFiles: settings.maxFiles,
-            maxAgeDays: settings.maxAgeDays, logger: logger, metricsFactory: metricsFactory)
+            maxAgeDays: settings.maxAgeDays, logger: logger, metricsFactory: metricsFactory, clock: clock)
     }
 
     /// The readiness checks (`/readyz` answers with their verdict, `/admin/readyz` with each). Gating: the audit log (a call that cannot be recorded is a call that

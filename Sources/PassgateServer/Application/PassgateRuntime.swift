@@ -29,7 +29,9 @@ public struct PassgateRuntime: Sendable {
 
     public var configuration: PassgateConfiguration
     public var logSink: any LogSink
-    public var clock: any WallClock
+    /// The one clock every part reads (provider timestamps, latencies, limits, expiry, log and
+    /// audit times); tests pass a manual one.
+    public var clock: any PassgateClock
     /// Reads the configuration again for a reload (SIGHUP, `POST /admin/reload`); `nil` when the
     /// configuration did not come from a file, and reloads then keep the running one.
     public var reload: (@Sendable () throws -> PassgateConfiguration)?
@@ -49,7 +51,7 @@ public struct PassgateRuntime: Sendable {
     public var maximumCancellationDuration: Duration = .seconds(5)
 
     public init(
-        configuration: PassgateConfiguration, logSink: any LogSink = StandardOutputSink(), clock: any WallClock = SystemWallClock(),
+        configuration: PassgateConfiguration, logSink: any LogSink = StandardOutputSink(), clock: any PassgateClock = SystemClock(),
         reload: (@Sendable () throws -> PassgateConfiguration)? = nil
     ) {
         self.configuration = configuration
@@ -61,9 +63,9 @@ public struct PassgateRuntime: Sendable {
     /// The logger every component writes through: JSON lines (or text) into `logSink`.
     public func makeLogger(label: String = "passgate") -> Logger {
         let settings = configuration.log
-        let sink = logSink
+        let sink = logSink, clock = clock
         return Logger(label: label) { label in
-            JSONLogHandler(label: label, level: settings.level, sink: sink, json: settings.format == .json)
+            JSONLogHandler(label: label, level: settings.level, sink: sink, json: settings.format == .json, clock: clock)
         }
     }
 
@@ -94,7 +96,7 @@ public struct PassgateRuntime: Sendable {
     ) async throws {
         let logger = makeLogger()
         let configuration = configuration
-        let store = try Self.makeStore(configuration.state, logger: makeLogger(label: "passgate.state"))
+        let store = try Self.makeStore(configuration.state, clock: clock, logger: makeLogger(label: "passgate.state"))
         // The store first in, so last out: calls finishing during the shutdown still reach it.
         var services: [ServiceGroupConfiguration.ServiceConfiguration] = [.init(service: store)] + companions.map { .init(service: $0) }
 
@@ -105,9 +107,11 @@ public struct PassgateRuntime: Sendable {
         let droppedLogLines = Counter(label: "passgate_log_lines_dropped_total", factory: metricsFactory)
         logSink.reportDrops { droppedLogLines.increment(by: $0) }
         // Before the transport, so it stops after it: carrier calls finishing during the shutdown are still written.
-        let audit = try Self.makeAuditLog(configuration.audit, logger: makeLogger(label: "passgate.audit"), metricsFactory: metricsFactory)
+        let audit = try Self.makeAuditLog(configuration.audit, clock: clock, logger: makeLogger(label: "passgate.audit"), metricsFactory: metricsFactory)
         if let audit { services.append(.init(service: audit)) }
-        let curl = CurlHTTPClient(configuration: configuration.curlConfiguration, logger: makeLogger(label: "passgate.transport"), metricsFactory: metricsFactory)
+        var curlConfiguration = configuration.curlConfiguration
+        curlConfiguration.clock = clock
+        let curl = CurlHTTPClient(configuration: curlConfiguration, logger: makeLogger(label: "passgate.transport"), metricsFactory: metricsFactory)
         services.append(.init(service: curl))
 
         let metrics = PassgateMetrics(factory: metricsFactory)
@@ -170,10 +174,10 @@ public struct PassgateRuntime: Sendable {
 extension PassgateRuntime {
     /// The replay-cache backend. Never a silent fallback: several instances each with their own
     /// memory would let one token be spent once per instance.
-    static func makeStore(_ state: StateSettings, logger: Logger) throws -> any ExchangeStateStore {
+    static func makeStore(_ state: StateSettings, clock: any PassgateClock, logger: Logger) throws -> any ExchangeStateStore {
         switch state.backend {
         case .memory:
-            return MemoryStateStore()
+            return MemoryStateStore(clock: clock)
         case .redis:
             guard let replayKey = state.replayKey else { throw SharedReplayKeyRequired() }
             // A key of its own for encryption, derived so one configured secret serves both uses.

@@ -40,16 +40,19 @@ final class AuthFailureLimiter: Sendable {
 
     /// Failures a source may have in a minute (and in a burst); 0: no limit.
     let perMinute: Int
+    private let clock: any PassgateClock
     private let table: Mutex<[Entry?]>
 
-    init(perMinute: Int) {
+    init(perMinute: Int, clock: any PassgateClock = SystemClock()) {
         self.perMinute = perMinute
+        self.clock = clock
         table = Mutex(Array(repeating: nil, count: perMinute > 0 ? Self.sets * Self.ways : 0))
     }
 
     /// Throws `rate_limited` with the seconds until `source` may fail again, if its failures are used up.
-    func admit(_ source: Source, now: ContinuousClock.Instant = .now) throws(PassgateError) {
+    func admit(_ source: Source) throws(PassgateError) {
         guard perMinute > 0 else { return }
+        let now = clock.monotonicNow()
         let rate = Double(perMinute) / 60
         let waitSeconds: Double? = table.withLock { table in
             guard let index = find(source, in: table) else { return nil }
@@ -66,8 +69,9 @@ final class AuthFailureLimiter: Sendable {
     }
 
     /// Takes one failure from `source`'s bucket.
-    func recordFailure(_ source: Source, now: ContinuousClock.Instant = .now) {
+    func recordFailure(_ source: Source) {
         guard perMinute > 0 else { return }
+        let now = clock.monotonicNow()
         let rate = Double(perMinute) / 60
         table.withLock { table in
             if let index = find(source, in: table) {

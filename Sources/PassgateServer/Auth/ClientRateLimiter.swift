@@ -11,12 +11,14 @@ final class ClientRateLimiter: Sendable {
     }
 
     private let rates: [String: Double]
+    private let clock: any PassgateClock
     // `Mutex`: one short critical section per request; no await inside.
     private let buckets = Mutex<[String: Bucket]>([:])
 
     /// `previous`: the limiter this one replaces on a reload. Clients whose rate is unchanged keep
     /// their buckets, so a reload (a key rotation, say) never hands every client a fresh burst.
-    init(clients: [ClientSettings], carryingOver previous: ClientRateLimiter? = nil) {
+    init(clients: [ClientSettings], carryingOver previous: ClientRateLimiter? = nil, clock: any PassgateClock = SystemClock()) {
+        self.clock = clock
         rates = Dictionary(clients.compactMap { client in client.ratePerSecond.map { (client.id, Double($0)) } }, uniquingKeysWith: { $1 })
         guard let previous else { return }
         let kept = previous.buckets.withLock { $0 }.filter { id, _ in previous.rates[id] != nil && previous.rates[id] == rates[id] }
@@ -24,8 +26,9 @@ final class ClientRateLimiter: Sendable {
     }
 
     /// Takes one token for `client`, or throws `rate_limited` saying when to come back.
-    func admit(_ client: ClientSettings, now: ContinuousClock.Instant = .now) throws(PassgateError) {
+    func admit(_ client: ClientSettings) throws(PassgateError) {
         guard let rate = rates[client.id] else { return }
+        let now = clock.monotonicNow()
         let waitSeconds: Double? = buckets.withLock { buckets in
             var bucket = buckets[client.id] ?? Bucket(tokens: rate, updated: now)
             let elapsed = now - bucket.updated

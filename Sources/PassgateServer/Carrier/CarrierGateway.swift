@@ -23,7 +23,8 @@ protocol CarrierGateway: Sendable {
 struct ProviderGateway: CarrierGateway {
     let registry: ProviderRegistry
     let transport: any CarrierTransport
-    let clock: any WallClock
+    /// Provider timestamps, call latencies and the breaker's time.
+    let clock: any PassgateClock
     let metrics: PassgateMetrics
     let audit: any AuditSink
     /// Whether calls land in the audit log; then a successful call's log line would repeat its
@@ -33,10 +34,9 @@ struct ProviderGateway: CarrierGateway {
     let lanes: [String: Lane]
 
     init(
-        registry: ProviderRegistry, providers: [String: ProviderSettings], transport: any CarrierTransport, clock: any WallClock = SystemWallClock(),
+        registry: ProviderRegistry, providers: [String: ProviderSettings], transport: any CarrierTransport, clock: any PassgateClock = SystemClock(),
         metrics: PassgateMetrics, audit: any AuditSink = NoAuditSink(),
-        timers: any EventLoopGroup = MultiThreadedEventLoopGroup.singleton,
-        nowMilliseconds: @escaping @Sendable () -> Int64 = MemoryStateStore.monotonicMilliseconds
+        timers: any EventLoopGroup = MultiThreadedEventLoopGroup.singleton
     ) {
         self.registry = registry
         self.transport = transport
@@ -44,7 +44,7 @@ struct ProviderGateway: CarrierGateway {
         self.metrics = metrics
         self.audit = audit
         auditsCalls = !(audit is NoAuditSink)
-        lanes = providers.mapValues { Lane(provider: $0, metrics: metrics, timers: timers, nowMilliseconds: nowMilliseconds) }
+        lanes = providers.mapValues { Lane(provider: $0, metrics: metrics, timers: timers, clock: clock) }
     }
 
     func phoneNumber(app: AppSettings, token: String, logger: Logger) async -> CarrierExchange<PhoneNumberOutcome> {
@@ -55,7 +55,7 @@ struct ProviderGateway: CarrierGateway {
             return CarrierExchange(call: nil, result: .failure(error))
         }
         return await withFailover(app: app, logger: logger) { endpoint in
-            let exchange = await prepared.send(to: endpoint, via: transport)
+            let exchange = await prepared.send(to: endpoint, via: transport, clock: clock)
             return (exchange, (try? exchange.result.get())?.maskedPhoneNumber)
         }
     }
@@ -68,7 +68,7 @@ struct ProviderGateway: CarrierGateway {
             return CarrierExchange(call: nil, result: .failure(error))
         }
         return await withFailover(app: app, logger: logger) { endpoint in
-            (await prepared.send(to: endpoint, via: transport), MSISDN.mask(phoneNumber))
+            (await prepared.send(to: endpoint, via: transport, clock: clock), MSISDN.mask(phoneNumber))
         }
     }
 
@@ -177,10 +177,11 @@ struct ProviderGateway: CarrierGateway {
     private func record(_ call: CarrierCall?, lane: Lane, appId: String, masked: String?, logger: Logger) {
         guard let call else { return }
         let audit = audit, level: Logger.Level = call.normalizedCode == "ok" && auditsCalls ? .debug : .info
+        let finished = clock.nowMilliseconds()
         AfterAnswer.schedule {
             lane.series(call.operation).record(call)
             audit.record(AuditRecord(
-                requestId: logger[metadataKey: "requestId"]?.description ?? "-", client: logger[metadataKey: "client"]?.description ?? "-",
+                timeMilliseconds: finished, requestId: logger[metadataKey: "requestId"]?.description ?? "-", client: logger[metadataKey: "client"]?.description ?? "-",
                 appId: appId, call: call
             ))
             // The metadata is an autoclosure: not built at all when the level is filtered out.

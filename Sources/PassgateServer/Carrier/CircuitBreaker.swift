@@ -1,3 +1,4 @@
+import PassgateCore
 import Synchronization
 
 /// The circuits of a provider's base URLs: a thin, thread-safe owner of one
@@ -10,19 +11,19 @@ final class CircuitBreaker: Sendable {
 
     /// The provider's base URLs, in order; an event's index points into this list.
     let urls: [String]
-    private let now: @Sendable () -> Int64
+    private let clock: any PassgateClock
     // `Mutex`: each event is one small state transition, never held across an await.
     private let machines: Mutex<[CircuitBreakerStateMachine]>
 
-    init(urls: [String], threshold: Int, openMs: Int, nowMilliseconds: @escaping @Sendable () -> Int64) {
+    init(urls: [String], threshold: Int, openMs: Int, clock: any PassgateClock) {
         self.urls = urls
-        self.now = nowMilliseconds
+        self.clock = clock
         self.machines = Mutex(urls.map { _ in CircuitBreakerStateMachine(threshold: threshold, openMs: openMs) })
     }
 
     /// Whether a call to the URL at `index` may go out now, and whether it is the probe.
     func permit(_ index: Int) -> Permit {
-        let time = now()
+        let time = clock.monotonicMilliseconds()
         return machines.withLock { $0[index].permit(nowMs: time) }
     }
 
@@ -30,7 +31,7 @@ final class CircuitBreaker: Sendable {
     /// returns whether the URL's circuit is open or half-open afterwards.
     @discardableResult
     func record(_ index: Int, failure: Bool) -> Bool {
-        let time = now()
+        let time = clock.monotonicMilliseconds()
         return machines.withLock { machines in
             machines[index].record(failure: failure, nowMs: time)
             return !machines[index].isClosed
@@ -39,7 +40,7 @@ final class CircuitBreaker: Sendable {
 
     /// A permitted probe was not sent after all.
     func probeNotSent(_ index: Int) {
-        let time = now()
+        let time = clock.monotonicMilliseconds()
         machines.withLock { $0[index].probeNotSent(nowMs: time) }
     }
 

@@ -20,8 +20,7 @@ extension ProviderGateway {
         let verifySeries: PassgateMetrics.CarrierSeries
 
         init(
-            provider: ProviderSettings, metrics: PassgateMetrics, timers: any EventLoopGroup,
-            nowMilliseconds: @escaping @Sendable () -> Int64
+            provider: ProviderSettings, metrics: PassgateMetrics, timers: any EventLoopGroup, clock: any PassgateClock
         ) {
             metrics.registerCallCap(provider: provider.id)
             let endpoints = provider.baseURLs.map {
@@ -33,7 +32,7 @@ extension ProviderGateway {
             self.endpoints = endpoints
             breaker = CircuitBreaker(
                 urls: provider.baseURLs, threshold: provider.circuitFailureThreshold, openMs: provider.circuitOpenMs,
-                nowMilliseconds: nowMilliseconds)
+                clock: clock)
             limiter = CallLimiter(
                 limit: provider.maxConcurrentCalls, maxWait: .milliseconds(provider.callQueueTimeoutMs), timers: timers
             ) { waiting in

@@ -19,8 +19,11 @@ struct RequestLifecycleMiddleware: RouterMiddleware {
     /// Passgate's own handler behind `logger`, when it is one: the access line then goes to it
     /// with its fields already in order, without a `Logger.Metadata` dictionary per request.
     private let lineWriter: JSONLogHandler?
+    /// Times each request.
+    private let clock: any PassgateClock
 
-    init(logger: Logger, metrics: PassgateMetrics, allowed: AllowedMethods) {
+    init(logger: Logger, metrics: PassgateMetrics, allowed: AllowedMethods, clock: any PassgateClock = SystemClock()) {
+        self.clock = clock
         self.logger = logger
         self.metrics = metrics
         self.allowed = allowed
@@ -32,7 +35,7 @@ struct RequestLifecycleMiddleware: RouterMiddleware {
     func handle(_ request: Request, context: Context, next: @concurrent (Request, Context) async throws -> Response) async throws -> Response {
         var context = context
         context.requestId = Self.requestId(from: request.headers.joinedValue(of: .requestID))
-        let started = ContinuousClock.now
+        let started = clock.monotonicNow()
         metrics.inFlight.increment()
         defer { metrics.inFlight.decrement() }
         let response: Response
@@ -55,7 +58,7 @@ struct RequestLifecycleMiddleware: RouterMiddleware {
             response = answered
         }
         let route = context.endpointPath ?? "unmatched"
-        let elapsed = ContinuousClock.now - started
+        let elapsed = clock.monotonicNow() - started
         let status = response.status.code
         // Once the answer is on the wire: neither changes it (AfterAnswer).
         AfterAnswer.schedule { [self, context, failure] in

@@ -11,8 +11,11 @@ public struct JSONLogHandler: LogHandler {
     let label: String
     let sink: any LogSink
     let json: Bool
+    /// Where each line's `ts` comes from.
+    let clock: any PassgateClock
 
-    public init(label: String, level: Logger.Level, sink: any LogSink, json: Bool = true) {
+    public init(label: String, level: Logger.Level, sink: any LogSink, json: Bool = true, clock: any PassgateClock = SystemClock()) {
+        self.clock = clock
         self.label = label
         self.logLevel = level
         self.sink = sink
@@ -44,7 +47,7 @@ public struct JSONLogHandler: LogHandler {
     /// Writes one line: `fields` in the order given, after the four fixed keys. Warnings and
     /// worse go out at once; other lines may wait a few milliseconds to share a write.
     private func emit(level: Logger.Level, message: String, fields: [(key: String, value: Logger.Metadata.Value)]) {
-        let line = Self.line(level: level, label: label, message: message, fields: fields, json: json)
+        let line = Self.line(level: level, label: label, message: message, fields: fields, json: json, clock: clock)
         if level >= .warning {
             sink.writeUrgently(line)
         } else {
@@ -55,9 +58,10 @@ public struct JSONLogHandler: LogHandler {
     /// One line as this handler writes it, now: `fields` in the order given, after the four fixed
     /// keys (`ts`, `level`, `logger`, `msg`), as JSON or as `ts level logger: msg key=value…`.
     static func line(
-        level: Logger.Level, label: String, message: String, fields: [(key: String, value: Logger.Metadata.Value)], json: Bool
+        level: Logger.Level, label: String, message: String, fields: [(key: String, value: Logger.Metadata.Value)], json: Bool,
+        clock: any PassgateClock = SystemClock()
     ) -> String {
-        let timestamp = LogTimestamp.now()
+        let timestamp = LogTimestamp.now(clock)
         guard json else {
             return TextLogLine.line(timestamp: timestamp, level: level, label: label, message: message, fields: fields)
         }

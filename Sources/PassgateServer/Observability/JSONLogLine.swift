@@ -59,10 +59,8 @@ struct JSONLogLine {
 /// `2025-01-31T23:59:59.123Z` (UTC, milliseconds), computed from the epoch without Foundation
 /// formatters, which cost more than the rest of a log line.
 enum LogTimestamp {
-    static func now() -> String {
-        var spec = timespec()
-        clock_gettime(CLOCK_REALTIME, &spec)
-        return string(milliseconds: Int64(spec.tv_sec) * 1000 + Int64(spec.tv_nsec) / 1_000_000)
+    static func now(_ clock: any PassgateClock) -> String {
+        string(milliseconds: clock.nowMilliseconds())
     }
 
     static func string(milliseconds: Int64) -> String {

@@ -1,3 +1,4 @@
+import PassgateCore
 import PassgateConfig
 import Synchronization
 
@@ -15,13 +16,17 @@ struct RequestSettings: Sendable {
     let authFailures: AuthFailureLimiter
     let apps: [String: AppSettings]
     let maxBodyBytes: Int
+    /// The limiters' clock, handed on to every reload's settings.
+    let clock: any PassgateClock
 
-    /// `previous`: the settings this reload replaces (rate-limit buckets carry over).
-    init(configuration: PassgateConfiguration, generation: Int, previous: RequestSettings? = nil) {
+    /// `previous`: the settings this reload replaces (rate-limit buckets carry over, and its clock).
+    init(configuration: PassgateConfiguration, generation: Int, previous: RequestSettings? = nil, clock: (any PassgateClock)? = nil) {
         self.generation = generation
+        let clock = clock ?? previous?.clock ?? SystemClock()
+        self.clock = clock
         authenticator = ClientAuthenticator(clients: configuration.clients)
-        rateLimiter = ClientRateLimiter(clients: configuration.clients, carryingOver: previous?.rateLimiter)
-        authFailures = previous?.authFailures ?? AuthFailureLimiter(perMinute: configuration.server.authFailuresPerMinute)
+        rateLimiter = ClientRateLimiter(clients: configuration.clients, carryingOver: previous?.rateLimiter, clock: clock)
+        authFailures = previous?.authFailures ?? AuthFailureLimiter(perMinute: configuration.server.authFailuresPerMinute, clock: clock)
         apps = Dictionary(configuration.apps.map { ($0.appId, $0) }, uniquingKeysWith: { first, _ in first })
         maxBodyBytes = configuration.server.maxBodyBytes
     }

@@ -23,6 +23,6 @@ struct FakeCarrier: CarrierTransport {
     /// One real `CMCCProvider` call to this carrier, sent as the server's gateway sends one.
     func exchange(token: String) async throws -> CarrierExchange<PhoneNumberOutcome> {
         let call = try CMCCProvider().phoneNumber(app: Self.app, token: token, context: CallContext(requestId: "audit-test"))
-        return await call.send(to: Self.endpoint, via: self)
+        return await call.send(to: Self.endpoint, via: self, clock: SystemClock())
     }
 }

@@ -32,7 +32,7 @@ final class ObservedStore: ExchangeStateStore {
 
     init(loop: NIOAsyncTestingEventLoop) {
         self.loop = loop
-        inner = MemoryStateStore(nowMilliseconds: { Int64(loop.now.uptimeNanoseconds / 1_000_000) })
+        inner = MemoryStateStore(clock: EventLoopTestClock(loop: loop))
     }
 
     var isShared: Bool { true }
@@ -245,4 +245,16 @@ extension ExchangeAnswer {
         if case .failure(let error) = result { return error }
         return nil
     }
+}
+
+/// The test event loop's time as a ``PassgateClock``: the store's entries and claims expire as the
+/// loop's manual time moves, in step with the exchange's timers on that loop.
+struct EventLoopTestClock: PassgateClock {
+    let loop: NIOAsyncTestingEventLoop
+    /// Where the loop's time 0 sits on the monotonic scale.
+    private let origin = ContinuousClock.now
+
+    func nowMilliseconds() -> Int64 { 1_764_000_000_000 + Int64(loop.now.uptimeNanoseconds / 1_000_000) }
+
+    func monotonicNow() -> ContinuousClock.Instant { origin.advanced(by: .nanoseconds(Int64(loop.now.uptimeNanoseconds))) }
 }

@@ -49,7 +49,7 @@ struct ScriptedCMCC {
     func phoneNumber(app: CMCCApp, token: String, endpoint: ProviderEndpoint) async -> CarrierExchange<PhoneNumberOutcome> {
         do {
             let call = try CMCCProvider().phoneNumber(app: app, token: token, context: CallContext(clock: clock, requestId: "test"))
-            return await call.send(to: endpoint, via: transport)
+            return await call.send(to: endpoint, via: transport, clock: clock)
         } catch {
             return CarrierExchange(call: nil, result: .failure(error))
         }
@@ -58,7 +58,7 @@ struct ScriptedCMCC {
     func verify(app: CMCCApp, token: String, phoneNumber: String, endpoint: ProviderEndpoint) async -> CarrierExchange<VerificationOutcome> {
         do {
             let call = try CMCCProvider().verify(app: app, token: token, phoneNumber: phoneNumber, context: CallContext(clock: clock, requestId: "test"))
-            return await call.send(to: endpoint, via: transport)
+            return await call.send(to: endpoint, via: transport, clock: clock)
         } catch {
             return CarrierExchange(call: nil, result: .failure(error))
         }

@@ -2,24 +2,6 @@ import Foundation
 import PassgateAudit
 import Synchronization
 
-/// A wall clock that moves only when a test moves it, for rotation names and `maxAgeDays`.
-final class ManualAuditClock: Sendable {
-    private let now: Mutex<Int64>
-
-    init(_ milliseconds: Int64) {
-        now = Mutex(milliseconds)
-    }
-
-    func advance(days: Int64 = 0, hours: Int64 = 0) {
-        now.withLock { $0 += days * 86_400_000 + hours * 3_600_000 }
-    }
-
-    var milliseconds: Int64 { now.withLock { $0 } }
-
-    /// What the writer reads.
-    var clock: AuditClock { AuditClock { [self] in milliseconds } }
-}
-
 extension AuditFixtures {
     /// 2026-11-20T10:35:00Z, the fixture records' time.
     static let now: Int64 = 1_795_170_900_000
