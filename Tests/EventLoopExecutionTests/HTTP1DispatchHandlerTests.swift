@@ -8,7 +8,8 @@ import Testing
 /// socket would bring (reads, writability, half-close, the server's quiescing, the connection
 /// going away) are fired by hand, so what the handler does with each is seen without waiting for
 /// a socket. Requests are held by a ``Gate`` where a test needs one answered later than others.
-@Suite struct HTTP1DispatchHandlerTests {
+/// An answer that never comes fails the test at the time limit instead of hanging the run.
+@Suite(.timeLimit(.minutes(1))) struct HTTP1DispatchHandlerTests {
     /// Answers each request with its path (and its body, if any); requests to a path in `held`
     /// wait for `gate`.
     static func dispatch(holding held: Set<String> = [], gate: Gate = Gate()) -> HTTP1DispatchChannel {
