@@ -43,8 +43,8 @@ extension HTTP1DispatchHandler {
     static let bodyBytesCopiedWithHead = 16 * 1024
 
     /// Writes one whole answer and flushes it: the head and the body if any; then runs the
-    /// request's deferred work (``AfterAnswer``), and starts the next pending request or closes
-    /// the connection. On the loop.
+    /// request's deferred work (``AfterAnswer``), and has the machine end the request's turn
+    /// (``HTTP1DispatchStateMachine/answerFinished(now:)``). On the loop.
     ///
     /// The request counts as being answered until its deferred work has run: the connection's
     /// `finished`, which the server's shutdown waits for, cannot come before the audit record.
@@ -52,11 +52,12 @@ extension HTTP1DispatchHandler {
         context: ChannelHandlerContext, answer: HTTPResponse, body: ByteBuffer?, to framing: ResponseFraming,
         then after: AfterAnswer.Work? = nil
     ) {
-        guard !removed else {
-            finishAnswer(after)
+        let action = machine.answerReady(keepAlive: framing.keepAlive, closesConnections: channel.configuration.closesConnections())
+        guard case .write(let keepAlive) = action else {
+            finishAnswer(after, context: context)
             return
         }
-        let framing = closesAfterThisAnswer ? framing.closing() : framing
+        let framing = keepAlive ? framing : framing.closing()
         let additions = HTTP1ResponseHead.Additions(
             date: channel.date.now(), server: channel.configuration.serverName,
             connection: !framing.keepAlive ? "close" : framing.saysKeepAlive ? "keep-alive" : nil)
@@ -71,29 +72,23 @@ extension HTTP1DispatchHandler {
             context.write(wrapOutboundOut(bytes), promise: nil)
             bytes = sent
         }
-        guard !framing.keepAlive else {
+        if keepAlive {
             context.writeAndFlush(wrapOutboundOut(bytes), promise: nil)
-            finishAnswer(after)
-            apply(deadlines.answerWritten(now: context.eventLoop.now), context: context)
-            startNext(context: context)
-            writeContinueIfDue(context: context)
-            return
+        } else {
+            // Closed once the answer is on the wire, not before: a close drops unwritten bytes.
+            let connection = context.channel
+            context.writeAndFlush(wrapOutboundOut(bytes)).whenComplete { _ in
+                connection.close(promise: nil)
+            }
         }
-        closing = true
-        // Closed once the answer is on the wire, not before: a close drops unwritten bytes.
-        let connection = context.channel
-        context.writeAndFlush(wrapOutboundOut(bytes)).whenComplete { _ in
-            connection.close(promise: nil)
-        }
-        finishAnswer(after)
+        finishAnswer(after, context: context)
     }
 
     /// The answer is written: runs its deferred work, then ends the request's turn. A pipeline
     /// that dropped the handler meanwhile (the write found the connection gone) waited for this.
-    private func finishAnswer(_ after: AfterAnswer.Work?) {
+    private func finishAnswer(_ after: AfterAnswer.Work?, context: ChannelHandlerContext) {
         after?.run()
-        answered()
-        if removed { finished.succeed() }
+        perform(machine.answerFinished(now: context.eventLoop.now), context: context)
     }
 }
 

@@ -13,14 +13,14 @@ import Testing
 @Suite struct AfterAnswerTests {
     @Test func workDeferredOnTheLoopRunsOnlyOnceTheClientHasTheAnswer() async throws {
         let clientHasAnswer = DispatchSemaphore(value: 0)
-        let outcome = Mutex<Bool?>(nil)
+        let (outcomes, outcome) = AsyncStream.makeStream(of: Bool.self)
         let router = Router()
         router.get("deferred") { _, _ -> String in
             AfterAnswer.schedule {
                 // Blocks the loop until the test has read the answer: were the work run before the
                 // write, the answer would not come and the read below would time out.
-                let released = clientHasAnswer.wait(timeout: .now() + .seconds(20)) == .success
-                outcome.withLock { $0 = released }
+                outcome.yield(clientHasAnswer.wait(timeout: .now() + .seconds(20)) == .success)
+                outcome.finish()
             }
             return "answered"
         }
@@ -28,7 +28,8 @@ import Testing
             let socket = try LoopbackSocket(port: port)
             #expect(try await socket.get("/deferred") == "answered")
             clientHasAnswer.signal()
-            #expect(try await Self.result(of: outcome) == true)
+            let released = await outcomes.first { _ in true }
+            #expect(released == true)
         }
     }
 
@@ -99,16 +100,4 @@ import Testing
         list.run()
         #expect(ran.withLock { $0 })
     }
-
-    /// The deferred work's result, once it has run; throws after 10 s without it.
-    private static func result(of outcome: borrowing Mutex<Bool?>) async throws -> Bool {
-        let deadline = ContinuousClock.now + .seconds(10)
-        while ContinuousClock.now < deadline {
-            if let value = outcome.withLock({ $0 }) { return value }
-            try await Task.sleep(for: .milliseconds(5))
-        }
-        throw NotRun()
-    }
-
-    private struct NotRun: Error {}
 }

@@ -71,16 +71,4 @@ import Testing
             #expect(try await bodiless.readResponse().body == "hello")
         }
     }
-
-    @Test func theInterimAnswerOfAPipelinedRequestWaitsForTheAnswersBeforeIt() async throws {
-        try await DispatchServer.with(router: HTTP1DispatchChannelTests.router()) { port, _ in
-            let socket = try LoopbackSocket(port: port)
-            // A 100 written at once would be read as the slow request's answer.
-            try socket.send("GET /slow/100 HTTP/1.1\r\nHost: x\r\n\r\nPOST /echo HTTP/1.1\r\nHost: x\r\nExpect: 100-continue\r\nContent-Length: 2\r\n\r\n")
-            #expect(try await socket.readResponse().body == "slow 100")
-            #expect(try await socket.readResponse().status == 100)
-            try socket.send("ok")
-            #expect(try await socket.readResponse().body == "ok")
-        }
-    }
 }

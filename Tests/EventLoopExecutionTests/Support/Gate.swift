@@ -1,23 +1,29 @@
 import Synchronization
 
-/// Holds requests until the test opens it; counts the ones it holds.
+/// Holds requests until the test opens it; counts the ones it holds, and tells a test waiting for
+/// a count when it is reached (no polling).
 final class Gate: Sendable {
     private struct State {
         var open = false
         var held = 0
         var waiting: [CheckedContinuation<Void, Never>] = []
+        var watching: [(count: Int, continuation: CheckedContinuation<Void, Never>)] = []
     }
 
     private let state = Mutex(State())
 
     func hold() async {
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-            let resumeNow = state.withLock { state -> Bool in
+            let (resumeNow, reached) = state.withLock { state -> (Bool, [CheckedContinuation<Void, Never>]) in
                 state.held += 1
-                if state.open { return true }
+                let held = state.held
+                let reached = state.watching.filter { $0.count <= held }.map(\.continuation)
+                state.watching.removeAll { $0.count <= held }
+                if state.open { return (true, reached) }
                 state.waiting.append(continuation)
-                return false
+                return (false, reached)
             }
+            for watcher in reached { watcher.resume() }
             if resumeNow { continuation.resume() }
         }
     }
@@ -31,16 +37,18 @@ final class Gate: Sendable {
         for continuation in waiting { continuation.resume() }
     }
 
-    /// Returns once `count` requests are held; throws after 10 s without them.
-    func waitUntilHeld(_ count: Int) async throws {
-        let deadline = ContinuousClock.now + .seconds(10)
-        while state.withLock({ $0.held }) < count {
-            guard ContinuousClock.now < deadline else { throw NotHeld(count: count) }
-            try await Task.sleep(for: .milliseconds(5))
-        }
-    }
+    /// How many requests it has held so far.
+    var held: Int { state.withLock { $0.held } }
 
-    struct NotHeld: Error {
-        let count: Int
+    /// Returns once `count` requests are held.
+    func waitUntilHeld(_ count: Int) async throws {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            let reached = state.withLock { state -> Bool in
+                guard state.held < count else { return true }
+                state.watching.append((count, continuation))
+                return false
+            }
+            if reached { continuation.resume() }
+        }
     }
 }

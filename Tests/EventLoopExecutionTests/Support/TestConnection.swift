@@ -1,4 +1,4 @@
-import EventLoopExecution
+@testable import EventLoopExecution
 import Hummingbird
 import HummingbirdCore
 import Logging
@@ -11,6 +11,11 @@ import Synchronization
 struct TestConnection {
     let channel: NIOAsyncTestingChannel
     let loop: NIOAsyncTestingEventLoop
+    /// Completes once the connection is gone and no answer of it is being prepared: what the
+    /// listener's shutdown waits for.
+    let finished: EventLoopFuture<Void>
+    /// The reads the connection's handlers let through to the socket.
+    let reads: ReadCounter
 
     /// Answers `200 ok` to everything, or what `respond` answers; requests run on the pool.
     static func dispatch(
@@ -23,9 +28,35 @@ struct TestConnection {
     /// A connection accepted by `dispatch` on `loop`, set up as the listener sets each one up.
     static func open(_ dispatch: HTTP1DispatchChannel, loop: NIOAsyncTestingEventLoop = NIOAsyncTestingEventLoop()) async throws -> TestConnection {
         let channel = NIOAsyncTestingChannel(loop: loop)
+        let reads = ReadCounter()
+        try await loop.submit { try channel.pipeline.syncOperations.addHandler(reads) }.get()
         try await channel.connect(to: SocketAddress(ipAddress: "127.0.0.1", port: 40_000)).get()
-        _ = try await loop.flatSubmit { dispatch.setup(channel: channel, logger: Logger(label: "dispatch-test")) }.get()
-        return TestConnection(channel: channel, loop: loop)
+        let value = try await loop.flatSubmit { dispatch.setup(channel: channel, logger: Logger(label: "dispatch-test")) }.get()
+        return TestConnection(channel: channel, loop: loop, finished: value.finished, reads: reads)
+    }
+
+    /// Asks for a read, as the channel does when it wants more bytes.
+    func askToRead() async throws {
+        try await loop.submit { channel.pipeline.read() }.get()
+    }
+
+    /// Tells the handlers the socket can take more output, or cannot.
+    func setWritable(_ writable: Bool) async throws {
+        channel.isWritable = writable
+        try await loop.submit { channel.pipeline.fireChannelWritabilityChanged() }.get()
+    }
+
+    /// Has the pipeline see `event` (a half-close, the server's quiescing).
+    func fire(_ event: any Sendable) async throws {
+        try await loop.submit { channel.pipeline.fireUserInboundEventTriggered(event) }.get()
+    }
+
+    /// Whether `finished` has completed, once the loop has run what it was given.
+    func hasFinished() async -> Bool {
+        let done = DrainFlag()
+        finished.whenComplete { _ in done.turnOn() }
+        await loop.run()
+        return done.isOn
     }
 
     func send(_ text: String) async throws {
@@ -54,6 +85,19 @@ struct TestConnection {
     }
 }
 
+/// Counts the reads that reach the socket: the first handler of a test connection's pipeline.
+final class ReadCounter: ChannelOutboundHandler, Sendable {
+    typealias OutboundIn = Any
+    private let count = Atomic(0)
+
+    var reads: Int { count.load(ordering: .relaxed) }
+
+    func read(context: ChannelHandlerContext) {
+        count.add(1, ordering: .relaxed)
+        context.read()
+    }
+}
+
 /// The limits a listener reported reaching, in order.
 final class LimitLog: Sendable {
     private let reasons = Mutex<[ConnectionLimitReached]>([])
@@ -65,7 +109,8 @@ final class LimitLog: Sendable {
     }
 }
 
-/// A switch a test turns on, read by the channel (``HTTP1DispatchChannel/Configuration/closesConnections``).
+/// A switch a test turns on, read by the channel (``HTTP1DispatchChannel/Configuration/closesConnections``)
+/// or by the test.
 final class DrainFlag: Sendable {
     private let on = Atomic(false)
 

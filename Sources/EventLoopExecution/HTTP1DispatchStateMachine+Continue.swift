@@ -1,4 +1,3 @@
-import NIOCore
 import NIOHTTP1
 
 /// `Expect: 100-continue` (RFC 9110, section 10.1.1): a client that sends it waits for the server
@@ -6,7 +5,7 @@ import NIOHTTP1
 /// answer such a head at once: `100 Continue` to have the body sent, or its final answer if the
 /// head alone decides it. The final answer the head alone decides here is a body declared longer
 /// than the channel collects; everything else is the responder's to decide, once it has the body.
-extension HTTP1DispatchHandler {
+extension HTTP1DispatchStateMachine {
     enum Expectation: Equatable {
         /// No interim answer is asked for (no expectation, HTTP/1.0, or no body to follow).
         case none
@@ -30,16 +29,5 @@ extension HTTP1DispatchHandler {
             return .none
         }
         return declared > bodyLimit ? .bodyOverLimit : .continue
-    }
-
-    /// Writes the `100 Continue` the request being read asked for, once every earlier answer is
-    /// written: an interim answer belongs to the oldest request not yet answered, so a client that
-    /// pipelines would take it for an earlier request's.
-    func writeContinueIfDue(context: ChannelHandlerContext) {
-        guard continueOwed, answersAllWritten, !closing, !removed else { return }
-        continueOwed = false
-        var bytes = context.channel.allocator.buffer(capacity: 32)
-        HTTP1ResponseHead.writeContinue(into: &bytes)
-        context.writeAndFlush(wrapOutboundOut(bytes), promise: nil)
     }
 }
