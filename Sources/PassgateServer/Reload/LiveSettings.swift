@@ -1,4 +1,5 @@
 import PassgateConfig
+import PassgateCore
 import Synchronization
 
 /// What one API request needs from the configuration, built once per (re)load.
@@ -14,6 +15,8 @@ struct RequestSettings: Sendable {
     /// `server.authFailuresPerMinute`, takes a restart), handed from each settings to the next.
     let authFailures: AuthFailureLimiter
     let apps: [String: AppSettings]
+    /// The providers, for the `providerFields` each declares.
+    let registry: ProviderRegistry
     let maxBodyBytes: Int
 
     /// `previous`: the settings this reload replaces (rate-limit buckets carry over).
@@ -23,6 +26,7 @@ struct RequestSettings: Sendable {
         rateLimiter = ClientRateLimiter(clients: configuration.clients, carryingOver: previous?.rateLimiter)
         authFailures = previous?.authFailures ?? AuthFailureLimiter(perMinute: configuration.server.authFailuresPerMinute)
         apps = Dictionary(configuration.apps.map { ($0.appId, $0) }, uniquingKeysWith: { first, _ in first })
+        registry = configuration.registry
         maxBodyBytes = configuration.server.maxBodyBytes
     }
 }
