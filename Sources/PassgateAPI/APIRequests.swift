@@ -4,6 +4,9 @@ import PassgateCore
 public struct PhoneNumberRequest: Sendable {
     public var appId: String
     public var token: String
+    /// `providerFields` as sent (keys checked, values strings), not yet held to the app's
+    /// provider: only the server knows the app, so it checks them (`ProviderFields`).
+    public var providerFields: [String: String]
     public var reference: String?
 }
 
@@ -12,6 +15,8 @@ public struct VerifyRequest: Sendable {
     public var appId: String
     public var token: String
     public var phoneNumber: String
+    /// `providerFields` as sent, as for ``PhoneNumberRequest/providerFields``.
+    public var providerFields: [String: String]
     public var reference: String?
 }
 
@@ -21,6 +26,7 @@ extension PhoneNumberRequest {
         let fields = try RequestFields(body)
         appId = try fields.appId()
         token = try fields.token()
+        providerFields = try fields.providerFields()
         reference = try fields.reference()
     }
 }
@@ -35,6 +41,7 @@ extension VerifyRequest {
         guard MSISDN.isMainland(phoneNumber) else {
             throw .invalidRequest(field: "phoneNumber", "must be an 11-digit mainland mobile number (1[3-9] followed by 9 digits, no +86 or spaces)")
         }
+        providerFields = try fields.providerFields()
         reference = try fields.reference()
     }
 }
@@ -103,6 +110,38 @@ struct RequestFields {
             throw .invalidRequest(field: "reference", "must be at most 128 characters (Unicode code points) without control characters")
         }
         return reference
+    }
+
+    /// `providerFields`: absent, null or an object of strings whose keys are 1-64 ASCII letters,
+    /// digits, `_` or `-`, each once. Which keys and values are right depends on the app's
+    /// provider, checked later; here only the shape, so that a key can be named in a message
+    /// safely (a value never is).
+    func providerFields() throws(PassgateError) -> [String: String] {
+        let member = ProviderFields.member
+        guard let value = document[member], value != .null else { return [:] }
+        guard case .object(let members) = value else {
+            throw .invalidRequest(field: member, "must be a JSON object of strings (\"processId\": \"…\"), not \(value.kindDescription)")
+        }
+        var fields: [String: String] = [:]
+        fields.reserveCapacity(members.count)
+        for (key, value) in members {
+            guard (1...64).contains(key.utf8.count), key.allUTF8(Self.isFieldNameByte) else {
+                throw .invalidRequest(field: member, "has a key (\(key.utf8.count) bytes) that is not 1-64 ASCII letters, digits, '_' or '-'")
+            }
+            guard let text = value.stringValue else {
+                throw .invalidRequest(field: ProviderFields.path(key), "must be a string, not \(value.kindDescription)")
+            }
+            guard fields.updateValue(text, forKey: key) == nil else {
+                throw .invalidRequest(field: ProviderFields.path(key), "appears more than once; send each field once")
+            }
+        }
+        return fields
+    }
+
+    /// Letters, digits, `_`, `-`: what a camelCase SDK name (`processId`) needs, and nothing a
+    /// message naming the key would have to escape.
+    static func isFieldNameByte(_ byte: UInt8) -> Bool {
+        (48...57).contains(byte) || (65...90).contains(byte) || (97...122).contains(byte) || byte == 0x5F || byte == 0x2D
     }
 
     /// Letters, digits, `-`, `_`, `.`: what the providers' consoles hand out as app ids, and

@@ -134,12 +134,12 @@ struct OneTimeTokenTests {
 
         init(answer: @escaping @Sendable (Int) -> Result<PhoneNumberOutcome, PassgateError>) { self.answer = answer }
 
-        func phoneNumber(app: AppSettings, token: String, logger: Logger) async -> CarrierExchange<PhoneNumberOutcome> {
+        func phoneNumber(app: AppSettings, token: String, fields: ProviderFields, logger: Logger) async -> CarrierExchange<PhoneNumberOutcome> {
             let call = calls.withLock { $0 += 1; return $0 }
             return CarrierExchange(call: nil, result: answer(call))
         }
 
-        func verify(app: AppSettings, token: String, phoneNumber: String, logger: Logger) async -> CarrierExchange<VerificationOutcome> {
+        func verify(app: AppSettings, token: String, phoneNumber: String, fields: ProviderFields, logger: Logger) async -> CarrierExchange<VerificationOutcome> {
             CarrierExchange(call: nil, result: .success(VerificationOutcome(result: .match, carrierTaskId: nil)))
         }
     }

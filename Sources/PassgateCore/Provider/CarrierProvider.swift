@@ -16,6 +16,11 @@ public protocol CarrierProvider: Sendable {
     /// The app entry validated into this provider's settings, at load time; nil when `fields`
     /// reported a problem (every problem, with its key, so `check-config` lists them all).
     func readApp(_ fields: any AppFieldReader) -> (any ProviderApp)?
+    /// The values beyond the token this provider reads from a request's `providerFields`
+    /// (``ProviderField``); none unless it says so. The server refuses a request that sends a key
+    /// not declared here, lacks a required one or has one in the wrong format, before any call;
+    /// the checked values reach the provider as `CallContext.providerFields`.
+    var providerFields: [ProviderField] { get }
     /// A signed phone-number request for `token` and how to read its reply.
     func phoneNumber(app: any ProviderApp, token: String, context: CallContext) throws(PassgateError) -> PreparedCall<PhoneNumberOutcome>
     /// A signed number-verification request and how to read its reply. Throws before any call
@@ -45,10 +50,14 @@ public struct CallContext: Sendable {
     /// An id Passgate generated for this call, for providers that take and echo an id of ours
     /// (`exID`, `outId`). Never the caller's `X-Request-Id`: callers do not choose what a carrier sees.
     public var requestId: String
+    /// The request's `providerFields`, checked against ``CarrierProvider/providerFields``:
+    /// every required one is here, in its format. Never to be logged (a value may be a credential).
+    public var providerFields: ProviderFields
 
-    public init(clock: any WallClock = SystemWallClock(), requestId: String) {
+    public init(clock: any WallClock = SystemWallClock(), requestId: String, providerFields: ProviderFields = .none) {
         self.clock = clock
         self.requestId = requestId
+        self.providerFields = providerFields
     }
 }
 
@@ -76,6 +85,9 @@ public protocol AppFieldReader: AnyObject {
 }
 
 extension CarrierProvider {
+    /// Most providers read nothing beyond the token.
+    public var providerFields: [ProviderField] { [] }
+
     /// `app` as this provider's own app type. The registry routes by the app's provider, so
     /// another kind of app here is a bug: an `internal_error`, never a crash.
     public func own<App: ProviderApp>(_ app: any ProviderApp, as type: App.Type) throws(PassgateError) -> App {

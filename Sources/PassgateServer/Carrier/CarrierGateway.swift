@@ -12,8 +12,8 @@ import PassgateState
 /// The carrier operations the exchange layer needs. A protocol so the replay cache and single
 /// flight wrap it, and tests can count calls.
 protocol CarrierGateway: Sendable {
-    func phoneNumber(app: AppSettings, token: String, logger: Logger) async -> CarrierExchange<PhoneNumberOutcome>
-    func verify(app: AppSettings, token: String, phoneNumber: String, logger: Logger) async -> CarrierExchange<VerificationOutcome>
+    func phoneNumber(app: AppSettings, token: String, fields: ProviderFields, logger: Logger) async -> CarrierExchange<PhoneNumberOutcome>
+    func verify(app: AppSettings, token: String, phoneNumber: String, fields: ProviderFields, logger: Logger) async -> CarrierExchange<VerificationOutcome>
 }
 
 /// Calls the app's provider, failing over to the next base URL only when the failure proves the
@@ -47,10 +47,10 @@ struct ProviderGateway: CarrierGateway {
         lanes = providers.mapValues { Lane(provider: $0, metrics: metrics, timers: timers, clock: clock) }
     }
 
-    func phoneNumber(app: AppSettings, token: String, logger: Logger) async -> CarrierExchange<PhoneNumberOutcome> {
+    func phoneNumber(app: AppSettings, token: String, fields: ProviderFields, logger: Logger) async -> CarrierExchange<PhoneNumberOutcome> {
         let prepared: PreparedCall<PhoneNumberOutcome>
         do {
-            prepared = try provider(app).phoneNumber(app: app.settings, token: token, context: context())
+            prepared = try provider(app).phoneNumber(app: app.settings, token: token, context: context(fields))
         } catch {
             return CarrierExchange(call: nil, result: .failure(error))
         }
@@ -60,10 +60,10 @@ struct ProviderGateway: CarrierGateway {
         }
     }
 
-    func verify(app: AppSettings, token: String, phoneNumber: String, logger: Logger) async -> CarrierExchange<VerificationOutcome> {
+    func verify(app: AppSettings, token: String, phoneNumber: String, fields: ProviderFields, logger: Logger) async -> CarrierExchange<VerificationOutcome> {
         let prepared: PreparedCall<VerificationOutcome>
         do {
-            prepared = try provider(app).verify(app: app.settings, token: token, phoneNumber: phoneNumber, context: context())
+            prepared = try provider(app).verify(app: app.settings, token: token, phoneNumber: phoneNumber, context: context(fields))
         } catch {
             return CarrierExchange(call: nil, result: .failure(error))
         }
@@ -81,8 +81,8 @@ struct ProviderGateway: CarrierGateway {
     /// A fresh id of Passgate's own for the carrier, never the request's id: that one may come
     /// from the caller's `X-Request-Id`, and a caller must not choose what a carrier is sent (an
     /// `exID`/`outId` it echoes, dedups or bills by). The carrier call's log line pairs the two.
-    private func context() -> CallContext {
-        CallContext(clock: clock, requestId: MessageID.make())
+    private func context(_ fields: ProviderFields) -> CallContext {
+        CallContext(clock: clock, requestId: MessageID.make(), providerFields: fields)
     }
 
     /// Tries the provider's base URLs in order. Moving on is safe only after a failure that

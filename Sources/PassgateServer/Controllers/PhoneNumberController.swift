@@ -29,7 +29,8 @@ struct PhoneNumberController {
         let (client, body) = try await admit(request, settings: settings, context: context)
         let input = try PhoneNumberRequest(json: body)
         let app = try authorize(client: client, appId: input.appId, apps: settings.apps, context: context)
-        let answer = await exchange.phoneNumber(client: client.id, app: app, token: input.token, logger: requestLogger(context))
+        let fields = try providerFields(input.providerFields, app: app, registry: settings.registry)
+        let answer = await exchange.phoneNumber(client: client.id, app: app, token: input.token, fields: fields, logger: requestLogger(context))
         let outcome = try answer.result.get()
         let masked = outcome.maskedPhoneNumber  // computed: mask once for the log line and the answer
         context.facts.maskedPhone = masked
@@ -46,7 +47,9 @@ struct PhoneNumberController {
         let input = try VerifyRequest(json: body)
         let app = try authorize(client: client, appId: input.appId, apps: settings.apps, context: context)
         context.facts.maskedPhone = MSISDN.mask(input.phoneNumber)
-        let answer = await exchange.verify(client: client.id, app: app, token: input.token, phoneNumber: input.phoneNumber, logger: requestLogger(context))
+        let fields = try providerFields(input.providerFields, app: app, registry: settings.registry)
+        let answer = await exchange.verify(
+            client: client.id, app: app, token: input.token, phoneNumber: input.phoneNumber, fields: fields, logger: requestLogger(context))
         let outcome = try answer.result.get()
         return JSONBody.response(VerifyResponse(
             requestId: context.requestId, appId: app.appId, provider: app.provider, result: outcome.result,
@@ -107,6 +110,13 @@ struct PhoneNumberController {
                                 message: "This API key (client \(client.id)) is not granted appId \(appId).")
         }
         return app
+    }
+
+    /// The body's `providerFields` held to what the app's provider declares (a 400 naming
+    /// `providerFields.<key>` otherwise): only now, with the app known, is the provider.
+    private func providerFields(_ sent: [String: String], app: AppSettings, registry: ProviderRegistry) throws(PassgateError) -> ProviderFields {
+        guard let provider = registry[app.provider] else { throw .internalError("provider \(app.provider) of app \(app.appId) is not registered") }
+        return try ProviderFields(checking: sent, against: provider.providerFields, provider: provider.id)
     }
 
     private func requestLogger(_ context: PassgateRequestContext) -> Logger {

@@ -17,7 +17,7 @@ struct ExchangeAnswer<Value: Sendable>: Sendable {
 /// the same answer.
 ///
 /// - The final outcome of each exchange is kept under `HMAC(replayKey, client, app, operation,
-///   token[, phone])` for `ttlMs`; a repeat gets it back with `replayed: true`. Tokens never
+///   token[, phone][, single-use provider fields])` for `ttlMs`; a repeat gets it back with `replayed: true`. Tokens never
 ///   reach the store. The first outcome stored is the answer for good (``ExchangeStateStore``).
 /// - A call that may have reached the provider without a known outcome (a timeout or reset after
 ///   sending, an unreadable reply) is remembered as such: a retry gets the same `new_token`
@@ -70,37 +70,54 @@ final class OneTimeTokenExchange: Sendable {
         metrics.registerStateStore()
     }
 
-    func phoneNumber(client: String, app: AppSettings, token: String, logger: Logger) async -> ExchangeAnswer<PhoneNumberOutcome> {
-        guard let key = replayKey(client, app.appId, "phone_number", token) else { return ExchangeAnswer(result: .failure(Self.hashFailure), replayed: false) }
+    func phoneNumber(client: String, app: AppSettings, token: String, fields: ProviderFields = .none, logger: Logger) async -> ExchangeAnswer<PhoneNumberOutcome> {
+        guard let key = replayKey(client, app.appId, "phone_number", token, fields: fields) else { return ExchangeAnswer(result: .failure(Self.hashFailure), replayed: false) }
         return await exchange(
             key: key, logger: logger, stored: { .phoneNumber(phoneNumber: $0.phoneNumber, taskId: $0.carrierTaskId, riskScore: $0.riskScore) },
             replayed: { stored in
                 guard case .phoneNumber(let number, let taskId, let riskScore) = stored else { return nil }
                 return PhoneNumberOutcome(phoneNumber: number, carrierTaskId: taskId, riskScore: riskScore)
             }
-        ) { [gateway] in await gateway.phoneNumber(app: app, token: token, logger: logger) }
+        ) { [gateway] in await gateway.phoneNumber(app: app, token: token, fields: fields, logger: logger) }
     }
 
-    func verify(client: String, app: AppSettings, token: String, phoneNumber: String, logger: Logger) async -> ExchangeAnswer<VerificationOutcome> {
-        guard let key = replayKey(client, app.appId, "verify", token, phoneNumber) else { return ExchangeAnswer(result: .failure(Self.hashFailure), replayed: false) }
+    func verify(
+        client: String, app: AppSettings, token: String, phoneNumber: String, fields: ProviderFields = .none, logger: Logger
+    ) async -> ExchangeAnswer<VerificationOutcome> {
+        guard let key = replayKey(client, app.appId, "verify", token, phoneNumber, fields: fields) else { return ExchangeAnswer(result: .failure(Self.hashFailure), replayed: false) }
         return await exchange(
             key: key, logger: logger, stored: { .verification(result: $0.result, taskId: $0.carrierTaskId) },
             replayed: { stored in
                 guard case .verification(let verdict, let taskId) = stored else { return nil }
                 return VerificationOutcome(result: verdict, carrierTaskId: taskId)
             }
-        ) { [gateway] in await gateway.verify(app: app, token: token, phoneNumber: phoneNumber, logger: logger) }
+        ) { [gateway] in await gateway.verify(app: app, token: token, phoneNumber: phoneNumber, fields: fields, logger: logger) }
     }
 
     /// The keyed hash a token is known by; parts are separated so no two tuples collide. nil only
     /// if OpenSSL fails mid-operation (out of memory): never the token itself as a key.
-    func replayKey(_ parts: String...) -> String? {
+    ///
+    /// The single-use provider fields follow the parts, sorted by name, each as RS, name, US, the
+    /// value's length in bytes, US, value: a name holds neither separator and the length says
+    /// where a value ends, so no two sets of values share a message; and no part before them can
+    /// hold RS (tokens are printable ASCII, numbers digits). Other fields are left out: a carrier's
+    /// name does not make the same token a new exchange. Without single-use fields the message
+    /// is the parts alone, so entries written by earlier versions are still found.
+    func replayKey(_ parts: String..., fields: ProviderFields = .none) -> String? {
         // The bytes of `parts.joined(separator: "\u{1F}")`, without the intermediate String.
         var message: [UInt8] = []
         message.reserveCapacity(parts.reduce(parts.count) { $0 + $1.utf8.count })
         for (index, part) in parts.enumerated() {
             if index > 0 { message.append(0x1F) }
             message.append(contentsOf: part.utf8)
+        }
+        for (name, value) in fields.singleUse {
+            message.append(0x1E)
+            message.append(contentsOf: name.utf8)
+            message.append(0x1F)
+            message.append(contentsOf: String(value.utf8.count).utf8)
+            message.append(0x1F)
+            message.append(contentsOf: value.utf8)
         }
         return (try? replayKey.authenticationCode(for: message)).map { Hex.lowercase($0) }
     }

@@ -1,5 +1,6 @@
 import PassgateCore
 import PassgateConfig
+import PassgateCore
 import Synchronization
 
 /// What one API request needs from the configuration, built once per (re)load.
@@ -15,6 +16,8 @@ struct RequestSettings: Sendable {
     /// `server.authFailuresPerMinute`, takes a restart), handed from each settings to the next.
     let authFailures: AuthFailureLimiter
     let apps: [String: AppSettings]
+    /// The providers, for the `providerFields` each declares.
+    let registry: ProviderRegistry
     let maxBodyBytes: Int
     /// The limiters' clock, handed on to every reload's settings.
     let clock: any PassgateClock
@@ -28,6 +31,7 @@ struct RequestSettings: Sendable {
         rateLimiter = ClientRateLimiter(clients: configuration.clients, carryingOver: previous?.rateLimiter, clock: clock)
         authFailures = previous?.authFailures ?? AuthFailureLimiter(perMinute: configuration.server.authFailuresPerMinute, clock: clock)
         apps = Dictionary(configuration.apps.map { ($0.appId, $0) }, uniquingKeysWith: { first, _ in first })
+        registry = configuration.registry
         maxBodyBytes = configuration.server.maxBodyBytes
     }
 }

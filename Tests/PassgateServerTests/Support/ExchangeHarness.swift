@@ -146,7 +146,7 @@ final class ScriptedGateway: CarrierGateway {
         waiter?.resume()
     }
 
-    func phoneNumber(app: AppSettings, token: String, logger: Logger) async -> CarrierExchange<PhoneNumberOutcome> {
+    func phoneNumber(app: AppSettings, token: String, fields: ProviderFields, logger: Logger) async -> CarrierExchange<PhoneNumberOutcome> {
         let call = state.withLock { state in
             state.calls += 1
             return state.calls
@@ -162,7 +162,7 @@ final class ScriptedGateway: CarrierGateway {
         return answer(call)
     }
 
-    func verify(app: AppSettings, token: String, phoneNumber: String, logger: Logger) async -> CarrierExchange<VerificationOutcome> {
+    func verify(app: AppSettings, token: String, phoneNumber: String, fields: ProviderFields, logger: Logger) async -> CarrierExchange<VerificationOutcome> {
         CarrierExchange(call: nil, result: .failure(.internalError("not scripted")))
     }
 
