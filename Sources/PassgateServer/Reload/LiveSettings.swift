@@ -1,6 +1,5 @@
 import PassgateCore
 import PassgateConfig
-import PassgateCore
 import Synchronization
 
 /// What one API request needs from the configuration, built once per (re)load.
