@@ -235,10 +235,6 @@ let package = Package(
             name: "PassgateCLI",
             dependencies: [
                 "PassgateProviders",
-                "ProviderCMCC",
-                "ProviderJVerification",
-                "ProviderShanyan",
-                "ProviderAliyun",
                 "OpenSSLCrypto",
                 "PassgateCore",
                 "CurlTransport",
