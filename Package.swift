@@ -41,6 +41,7 @@ let package = Package(
         // For the fuzz targets (Fuzz/Package.swift): the API's HTTP/1.1 channel and the configuration reader.
         .library(name: "EventLoopExecution", targets: ["EventLoopExecution"]),
         .library(name: "PassgateConfig", targets: ["PassgateConfig"]),
+        .library(name: "PassgateProviders", targets: ["PassgateProviders"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
@@ -111,7 +112,7 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
         // MARK: Layer 3, parts: one target per provider
-        // Providers: one target each, registered in PassgateProviders.
+        // Providers: one target each, registered in PassgateProviders' one list.
         .target(
             name: "ProviderCMCC",
             dependencies: ["PassgateCore", "OpenSSLCrypto"],
@@ -133,7 +134,8 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
         // MARK: Layer 4, assembly: the provider registry
-        // The registry of the providers this build ships: one line per provider.
+        // The providers this build ships, one line each: the list the composition root (`passgate`)
+        // hands to the configuration and the sandbox; tests and the fuzz package use the same list.
         .target(
             name: "PassgateProviders",
             dependencies: ["PassgateCore", "ProviderCMCC", "ProviderJVerification", "ProviderShanyan", "ProviderAliyun"],
@@ -151,7 +153,6 @@ let package = Package(
         .target(
             name: "PassgateConfig",
             dependencies: [
-                "PassgateProviders",
                 "OpenSSLCrypto",
                 "PassgateCore",
                 .product(name: "Logging", package: "swift-log"),
@@ -244,10 +245,7 @@ let package = Package(
         .target(
             name: "PassgateCLI",
             dependencies: [
-                "ProviderCMCC",
-                "ProviderJVerification",
-                "ProviderShanyan",
-                "ProviderAliyun",
+                "PassgateProviders",
                 "OpenSSLCrypto",
                 "PassgateCore",
                 "CurlTransport",
@@ -367,7 +365,7 @@ let package = Package(
         ),
         .target(
             name: "PassgateTestSupport",
-            dependencies: ["PassgateCore", "OpenSSLCrypto", "PassgateConfig"],
+            dependencies: ["PassgateCore", "OpenSSLCrypto", "PassgateConfig", "PassgateProviders"],
             path: "Tests/PassgateTestSupport",
             swiftSettings: swiftSettings
         ),
@@ -389,7 +387,6 @@ let package = Package(
         .testTarget(
             name: "PassgateServerTests",
             dependencies: [
-                "PassgateProviders",
                 "PassgateCLI",
                 "ProviderCMCC",
                 "ProviderJVerification",

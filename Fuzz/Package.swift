@@ -44,7 +44,7 @@ let moreDependencies: [String: [Target.Dependency]] = [
         .product(name: "NIOCore", package: "swift-nio"),
         .product(name: "NIOEmbedded", package: "swift-nio"),
     ],
-    "FuzzConfiguration": [.product(name: "PassgateConfig", package: parent)],
+    "FuzzConfiguration": [.product(name: "PassgateConfig", package: parent), .product(name: "PassgateProviders", package: parent)],
 ]
 
 // The same packages as the parent's Package.swift, which Package.resolved pins (both files are

@@ -1,6 +1,5 @@
 import Foundation
 import PassgateCore
-import PassgateProviders
 
 /// Reads, validates and resolves a Passgate configuration file in one pass, reporting every
 /// problem at once (`ConfigurationError.problems`) so `passgate check-config` can list them all.
@@ -139,7 +138,9 @@ public struct ConfigurationLoader: Sendable {
 
     /// The environment that `env:NAME` secrets and `PASSGATE_…` overrides are read from.
     public var environment: [String: String]
-    /// The providers `providers:` and `apps[].provider` may name; each reads its own apps.
+    /// The providers `providers:` and `apps[].provider` may name; each reads its own apps. The
+    /// configuration knows no provider itself: whoever composes the service passes the list
+    /// (`passgate` its built-in one, a test its own).
     public var registry: ProviderRegistry
     /// The values `sandbox.fault` accepts: `none` plus the faults of the sandbox that will run
     /// next to the server. The configuration does not know the sandbox; whoever composes it
@@ -151,7 +152,7 @@ public struct ConfigurationLoader: Sendable {
     public var files: ConfigurationFiles
 
     public init(
-        environment: [String: String] = ProcessInfo.processInfo.environment, registry: ProviderRegistry = .builtIn,
+        environment: [String: String] = ProcessInfo.processInfo.environment, registry: ProviderRegistry,
         sandboxFaults: [String] = ["none"], files: ConfigurationFiles = .system
     ) {
         self.environment = environment

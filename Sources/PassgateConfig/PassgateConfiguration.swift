@@ -1,5 +1,4 @@
 import PassgateCore
-import PassgateProviders
 import Logging
 import OpenSSLCrypto
 
@@ -21,8 +20,9 @@ public struct PassgateConfiguration: Sendable {
     public var audit = AuditSettings()
     /// The Prometheus listener (`GET /metrics`), apart from the public API.
     public var metrics = MetricsSettings()
-    /// The providers apps may use, by id: the built-in ones unless the loader was given others.
-    public var registry = ProviderRegistry.builtIn
+    /// The providers apps may use, by id: the registry the loader's caller gave it (`passgate`
+    /// passes its built-in list). Empty in a configuration built by hand until the caller sets it.
+    public var registry = ProviderRegistry([])
 
     public init(
         server: ServerSettings = .init(), log: LogSettings = .init(), state: StateSettings = .init(),

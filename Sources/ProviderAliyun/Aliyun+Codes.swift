@@ -21,7 +21,7 @@ public enum Aliyun {
             code("isv.MOBILE_NUMBER_ILLEGAL", "phone number invalid", .carrierRejected, action: .contactProvider,
                  "Alibaba Cloud refused the phone number: send an 11-digit mainland number."),
             code("isv.INVALID_PARAMETERS", "parameters invalid", .carrierRejected, action: .contactProvider,
-                 "`passgate sign aliyun` shows the exact request; ask Alibaba Cloud support, quoting the code and the RequestId."),
+                 "`passgate sign --app-id APP --token TOKEN` shows the exact request; ask Alibaba Cloud support, quoting the code and the RequestId."),
             code("isv.PRODUCT_UNSUBSCRIBE", "the service is not subscribed", .appNotEnabled,
                  "Subscribe to Phone Number Verification Service in the Alibaba Cloud console."),
             code("isv.PRODUCT_UN_SUBSCRIPT", "the service is not subscribed", .appNotEnabled,
@@ -32,7 +32,7 @@ public enum Aliyun {
                  "Grant the RAM user of this AccessKey the Dypnsapi permissions (AliyunDypnsFullAccess)."),
             code("isv.INVALID_APP", "the app is invalid", .appNotEnabled, "Check the app's scheme in the Alibaba Cloud console."),
             code("SignatureDoesNotMatch", "the signature does not match", .signatureRejected,
-                 "The AccessKey secret (apps[].secret) is not the AccessKey ID's: compare with `passgate sign aliyun`."),
+                 "The AccessKey secret (apps[].secret) is not the AccessKey ID's: compare with `passgate sign --app-id APP --token TOKEN`."),
             code("InvalidAccessKeyId.NotFound", "the AccessKey ID does not exist", .signatureRejected,
                  "apps[].accessKeyId is unknown to Alibaba Cloud (deleted, disabled or mistyped)."),
             code("InvalidTimeStamp.Format", "the timestamp is malformed", .carrierRejected, action: .contactProvider,
@@ -54,7 +54,7 @@ public enum Aliyun {
     public static func code(_ raw: String) -> ProviderResultCode {
         if codes.entries[raw] == nil, raw.hasPrefix("Missing") {
             return code(raw, "a required parameter is missing", .carrierRejected, action: .contactProvider,
-                        "Alibaba Cloud says a parameter is missing: `passgate sign aliyun` shows the exact request.")
+                        "Alibaba Cloud says a parameter is missing: `passgate sign --app-id APP --token TOKEN` shows the exact request.")
         }
         return codes[raw]
     }

@@ -10,7 +10,7 @@ extension CMCC {
         // The request was refused for how it was signed: the token was not looked at, but the same
         // request signs the same way, so it is not retryable until the configuration is fixed.
         ProviderResultCode("103101", "signature error", .signatureRejected,
-                       "Check the app's secret: MD5 mode signs with the APPSecret (apps created before 2018-12-26 may still use the legacy appKey); RSA mode needs the console to hold this private key's public half. `passgate sign login-token` shows the exact signed string."),
+                       "Check the app's secret: MD5 mode signs with the APPSecret (apps created before 2018-12-26 may still use the legacy appKey); RSA mode needs the console to hold this private key's public half. `passgate sign --app-id APP --token TOKEN` shows the exact signed string."),
         ProviderResultCode("103102", "invalid package signature", .signatureRejected, source: .reported,
                        "Check the app's signing configuration in the CMCC console."),
         ProviderResultCode("103400", "authorization empty", .signatureRejected,
@@ -69,7 +69,7 @@ extension CMCC {
         ProviderResultCode("103409", "query empty", .carrierRejected, action: .fixConfig, "Check baseURLs point at the one-click login service."),
         ProviderResultCode("103412", "invalid request", .carrierRejected, action: .fixConfig, "Check the endpoint URL and request format."),
         ProviderResultCode("103414", "parameter validation failed", .carrierRejected, action: .fixConfig,
-                       "Check the request fields (appId, version, systemtime): `passgate sign login-token` prints them."),
+                       "Check the request fields (appId, version, systemtime): `passgate sign --app-id APP --token TOKEN` prints them."),
         ProviderResultCode("105312", "package used up", .quotaExhausted, source: .reported),
 
         // The carrier saw this request before: the first copy may have spent the token, and its

@@ -41,12 +41,12 @@ public struct CMCCVerifyRequest: Sendable, RedactedDescription {
         case .appKey(let appKey):
             keyType = "0"
             phoneNum = Hex.uppercase(try Digest.sha256(Array((phoneNumber + appKey + timestamp).utf8)))
-            signingInput = appId + msgId + phoneNum + timestamp + token + version
+            signingInput = Self.signingInput(appId: appId, msgId: msgId, phoneNum: phoneNum, timestamp: timestamp, token: token)
             sign = Hex.uppercase(try Digest.hmacSHA256(key: Array(appKey.utf8), data: Array(signingInput.utf8)))
         case .rsa(let appKey, let platformKey, let privateKey):
             keyType = "1"
             phoneNum = Data(try platformKey.encrypt(Array((phoneNumber + appKey + timestamp).utf8))).base64EncodedString()
-            signingInput = appId + msgId + phoneNum + timestamp + token + version
+            signingInput = Self.signingInput(appId: appId, msgId: msgId, phoneNum: phoneNum, timestamp: timestamp, token: token)
             sign = Data(try privateKey.sign(Array(signingInput.utf8), digest: .md5)).base64EncodedString()
         }
         self.msgId = msgId
@@ -68,6 +68,13 @@ public struct CMCCVerifyRequest: Sendable, RedactedDescription {
                 ("sign", .string(sign)),
             ])),
         ])
+    }
+}
+
+extension CMCCVerifyRequest {
+    /// What `sign` covers in both key types: `appId + msgId + phoneNum + timestamp + token + version`.
+    public static func signingInput(appId: String, msgId: String, phoneNum: String, timestamp: String, token: String) -> String {
+        appId + msgId + phoneNum + timestamp + token + version
     }
 }
 

@@ -33,7 +33,7 @@ public enum JVerification {
             code("9011", "authentication failed", .signatureRejected,
                  "Check the app's appKey and secret (the Master Secret, not the app's other keys) in the JiGuang console."),
             code("9012", "parameter invalid", .carrierRejected, action: .contactProvider,
-                 "JVerification rejected a field of the request: `passgate sign jverification` shows the exact body; ask JiGuang support, quoting the code and the id."),
+                 "JVerification rejected a field of the request: `passgate sign --app-id APP --token TOKEN` shows the exact body; ask JiGuang support, quoting the code and the id."),
             code("9013", "the method must be POST", .carrierRejected, action: .contactProvider,
                  "A proxy in front of JVerification changed the request: check baseURLs and any egress proxy."),
             code("9014", "appKey blocked", .appNotEnabled, source: .implementation,

@@ -22,7 +22,7 @@ public struct ShanyanRequest: Sendable, RedactedDescription {
             phoneNumber: phoneNumber, outId: outId)
     }
 
-    /// The same from the bare settings (`passgate sign shanyan`); `rsaNumber` asks for the
+    /// The same from the bare settings (the sandbox and tests); `rsaNumber` asks for the
     /// number RSA-encrypted (`encryptType=1`).
     public init(
         appId: String, appKey: String, signCase: ShanyanApp.SignCase, rsaNumber: Bool, token: String, phoneNumber: String?, outId: String?

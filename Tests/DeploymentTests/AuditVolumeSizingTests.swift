@@ -1,5 +1,6 @@
 import Foundation
 import PassgateConfig
+import PassgateTestSupport
 import Testing
 
 /// The audit emptyDir is sized from the retention in `passgate.yaml`: past its `sizeLimit` the
@@ -52,7 +53,7 @@ struct AuditVolumeSizingTests {
         let shipped = try ShippedConfiguration.materialize()
         defer { shipped.remove() }
         do {
-            return try ConfigurationLoader(environment: [:]).load(yaml: shipped.yaml, baseDirectory: shipped.directory).audit
+            return try ConfigurationLoader.testing(environment: [:]).load(yaml: shipped.yaml, baseDirectory: shipped.directory).audit
         } catch {
             throw Failure("\(Repository.configurationFile) is rejected: \(error.problems.map(\.message).joined(separator: "; "))")
         }

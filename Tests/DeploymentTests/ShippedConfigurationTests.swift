@@ -1,5 +1,6 @@
 import Foundation
 import PassgateConfig
+import PassgateTestSupport
 import Testing
 
 /// `deploy/kubernetes/passgate.yaml` is a configuration the real loader accepts.
@@ -11,7 +12,7 @@ struct ShippedConfigurationTests {
         defer { shipped.remove() }
         let configuration: PassgateConfiguration
         do {
-            configuration = try ConfigurationLoader(environment: [:]).load(yaml: shipped.yaml, baseDirectory: shipped.directory)
+            configuration = try ConfigurationLoader.testing(environment: [:]).load(yaml: shipped.yaml, baseDirectory: shipped.directory)
         } catch {
             let problems = error.problems.map { "  \($0.line.map { "line \($0): " } ?? "")\($0.message)" }
             Issue.record("\(Repository.configurationFile) is rejected:\n\(problems.joined(separator: "\n"))")

@@ -1,12 +1,13 @@
 import Foundation
 import PassgateConfig
+import PassgateTestSupport
 import Testing
 
 @Suite("audit: retention settings (maxFiles, maxAgeDays)")
 struct AuditRetentionSettingsTests {
     @Test("without them: 10 rotated files kept, no age limit, at most (10 + 1) × 64 MiB on disk")
     func defaults() throws {
-        let audit = try ConfigurationLoader(environment: Minimal.environment).load(yaml: Minimal.yaml(), baseDirectory: "/srv").audit
+        let audit = try ConfigurationLoader.testing(environment: Minimal.environment).load(yaml: Minimal.yaml(), baseDirectory: "/srv").audit
         #expect(audit.maxFiles == 10 && audit.maxAgeDays == 0)
         #expect(audit.maxRetainedBytes == 11 * 67_108_864)
         #expect(audit.maxRetainedBytes! < 1 << 30, "the defaults fit the shipped 1 GiB volume")
@@ -14,7 +15,7 @@ struct AuditRetentionSettingsTests {
 
     @Test("both are read; 0 switches a limit off (maxRetainedBytes nil: no bound)")
     func readsBoth() throws {
-        let loader = ConfigurationLoader(environment: Minimal.environment)
+        let loader = ConfigurationLoader.testing(environment: Minimal.environment)
         let set = try loader.load(yaml: Minimal.yaml() + "\naudit: {maxFiles: 3, maxAgeDays: 400, maxFileBytes: 4096}", baseDirectory: "/").audit
         #expect(set.maxFiles == 3 && set.maxAgeDays == 400 && set.maxRetainedBytes == 4 * 4096)
         let off = try loader.load(yaml: Minimal.yaml() + "\naudit:\n  maxFiles: 0\n  maxAgeDays: 0\n", baseDirectory: "/").audit
@@ -47,7 +48,7 @@ struct AuditRetentionSettingsTests {
         var environment = Minimal.environment
         environment.merge(["PASSGATE_AUDIT_MAXFILES": "0", "PASSGATE_AUDIT_MAXAGEDAYS": "90"]) { $1 }
         let yaml = Minimal.yaml() + "\naudit: {maxFiles: 5, maxAgeDays: 7}"
-        let audit = try ConfigurationLoader(environment: environment).load(yaml: yaml, baseDirectory: "/").audit
+        let audit = try ConfigurationLoader.testing(environment: environment).load(yaml: yaml, baseDirectory: "/").audit
         #expect(audit.maxFiles == 0 && audit.maxAgeDays == 90)
 
         environment["PASSGATE_AUDIT_MAXFILES"] = "-3"
@@ -63,11 +64,11 @@ struct AuditRetentionSettingsTests {
         try TestFiles.withTemporaryDirectory { directory in
             let path = "\(directory)/passgate.yaml"
             try TestFiles.write("apps:\n  - {appId: \"1\", signMode: md5, secret: \"env:UNSET\"}\naudit:\n  maxFiles: 4\n  maxAgeDays: 30\n", to: path)
-            let settings = try ConfigurationLoader(environment: [:]).loadAuditSettings(path: path)
+            let settings = try ConfigurationLoader.testing(environment: [:]).loadAuditSettings(path: path)
             #expect(settings.maxFiles == 4 && settings.maxAgeDays == 30)
             try TestFiles.write("audit:\n  maxAgeDays: -2\n", to: path)
             do throws(ConfigurationError) {
-                _ = try ConfigurationLoader(environment: [:]).loadAuditSettings(path: path)
+                _ = try ConfigurationLoader.testing(environment: [:]).loadAuditSettings(path: path)
                 Issue.record("maxAgeDays -2 must be refused")
             } catch {
                 #expect(error.problems.map(\.path) == ["audit.maxAgeDays"] && error.problems.first?.line == 2)
@@ -77,7 +78,7 @@ struct AuditRetentionSettingsTests {
 
     @Test("the production configuration sets the defaults explicitly, so operators see them")
     func productionExample() throws {
-        let production = try ConfigurationLoader(environment: [:]).loadAuditSettings(path: "\(TestFiles.packageRoot)/deploy/kubernetes/passgate.yaml")
+        let production = try ConfigurationLoader.testing(environment: [:]).loadAuditSettings(path: "\(TestFiles.packageRoot)/deploy/kubernetes/passgate.yaml")
         #expect(production.maxFiles == 10 && production.maxAgeDays == 0)
         let text = try TestFiles.shipped("deploy/kubernetes/passgate.yaml")
         #expect(text.contains("maxFiles:") && text.contains("maxAgeDays:"))

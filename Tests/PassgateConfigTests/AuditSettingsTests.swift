@@ -1,12 +1,13 @@
 import Foundation
 import PassgateConfig
+import PassgateTestSupport
 import Testing
 
 @Suite("audit: settings")
 struct AuditSettingsTests {
     @Test("without an audit section the log is on, under .passgate/audit, 64 MiB files, fsync every second")
     func defaults() throws {
-        let configuration = try ConfigurationLoader(environment: Minimal.environment).load(yaml: Minimal.yaml(), baseDirectory: "/srv")
+        let configuration = try ConfigurationLoader.testing(environment: Minimal.environment).load(yaml: Minimal.yaml(), baseDirectory: "/srv")
         #expect(configuration.audit.enabled)
         #expect(configuration.audit.path == "/srv/.passgate/audit/audit.jsonl")
         #expect(configuration.audit.directory == "/srv/.passgate/audit")
@@ -17,12 +18,12 @@ struct AuditSettingsTests {
     @Test("every key is read; a relative path resolves against the base directory, an absolute one stays")
     func readsEveryKey() throws {
         let relative = Minimal.yaml() + "\naudit: {enabled: off, path: logs/../audit/calls.jsonl, maxFileBytes: 4096, fsyncIntervalMs: 0}"
-        let loaded = try ConfigurationLoader(environment: Minimal.environment).load(yaml: relative, baseDirectory: "/srv/pg")
+        let loaded = try ConfigurationLoader.testing(environment: Minimal.environment).load(yaml: relative, baseDirectory: "/srv/pg")
         #expect(loaded.audit.enabled == false)
         #expect(loaded.audit.path == "/srv/pg/audit/calls.jsonl")
         #expect(loaded.audit.maxFileBytes == 4096 && loaded.audit.fsyncIntervalMs == 0)
         let absolute = Minimal.yaml() + "\naudit: {path: /var/lib/passgate/audit/audit.jsonl}"
-        #expect(try ConfigurationLoader(environment: Minimal.environment).load(yaml: absolute, baseDirectory: "/srv").audit.path == "/var/lib/passgate/audit/audit.jsonl")
+        #expect(try ConfigurationLoader.testing(environment: Minimal.environment).load(yaml: absolute, baseDirectory: "/srv").audit.path == "/var/lib/passgate/audit/audit.jsonl")
     }
 
     @Test("out-of-range and malformed values are problems at their key path", arguments: [
@@ -69,7 +70,7 @@ struct AuditSettingsTests {
             "PASSGATE_AUDIT_MAXFILEBYTES": "1048576", "PASSGATE_AUDIT_FSYNCINTERVALMS": "250",
         ]) { $1 }
         let yaml = Minimal.yaml() + "\naudit: {enabled: true, path: x.jsonl, maxFileBytes: 8192, fsyncIntervalMs: 0}"
-        let audit = try ConfigurationLoader(environment: environment).load(yaml: yaml, baseDirectory: "/").audit
+        let audit = try ConfigurationLoader.testing(environment: environment).load(yaml: yaml, baseDirectory: "/").audit
         #expect(audit.enabled == false && audit.path == "/data/audit/a.jsonl" && audit.maxFileBytes == 1_048_576 && audit.fsyncIntervalMs == 250)
 
         environment["PASSGATE_AUDIT_MAXFILEBYTES"] = "1k"
@@ -80,7 +81,7 @@ struct AuditSettingsTests {
 
     @Test("the shipped configs set the documented paths: .passgate/audit for the checkout, /var/lib/passgate for production")
     func shippedConfigs() throws {
-        let loader = ConfigurationLoader(environment: [:])
+        let loader = ConfigurationLoader.testing(environment: [:])
         let local = try loader.loadAuditSettings(path: "\(TestFiles.packageRoot)/config/passgate.yaml")
         #expect(local.enabled && local.path == FileManager.default.currentDirectoryPath + "/.passgate/audit/audit.jsonl")
         #expect(local.maxFileBytes == 67_108_864 && local.fsyncIntervalMs == 1000)
@@ -105,7 +106,7 @@ struct AuditSettingsTests {
 /// What `loadAuditSettings` reports for the file at `path` (empty when it loaded).
 private func auditOnlyProblems(_ path: String) -> [ConfigurationProblem] {
     do {
-        _ = try ConfigurationLoader(environment: [:]).loadAuditSettings(path: path)
+        _ = try ConfigurationLoader.testing(environment: [:]).loadAuditSettings(path: path)
         return []
     } catch {
         return error.problems

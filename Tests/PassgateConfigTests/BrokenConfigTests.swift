@@ -1,5 +1,6 @@
 import Foundation
 import PassgateConfig
+import PassgateTestSupport
 import Testing
 
 @Suite("A broken configuration reports every problem at once")
@@ -81,9 +82,9 @@ struct BrokenConfigTests {
 
     @Test("a missing config file is one problem that names the path")
     func missingFile() {
-        #expect(throws: ConfigurationError.self) { try ConfigurationLoader(environment: [:]).load(path: "/nonexistent/passgate.yaml") }
+        #expect(throws: ConfigurationError.self) { try ConfigurationLoader.testing(environment: [:]).load(path: "/nonexistent/passgate.yaml") }
         do {
-            _ = try ConfigurationLoader(environment: [:]).load(path: "/nonexistent/passgate.yaml")
+            _ = try ConfigurationLoader.testing(environment: [:]).load(path: "/nonexistent/passgate.yaml")
         } catch {
             #expect(error.problems.count == 1)
             #expect(error.problems.first?.message.contains("/nonexistent/passgate.yaml") == true)

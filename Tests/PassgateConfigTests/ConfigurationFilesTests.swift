@@ -1,5 +1,6 @@
 import Foundation
 import PassgateConfig
+import PassgateTestSupport
 import Testing
 
 /// `ConfigurationFiles.refusing`: a document nobody vouches for (the configuration fuzzer's) makes
@@ -20,8 +21,8 @@ struct ConfigurationFilesTests {
               - {appId: "300022222222", signMode: rsa, privateKey: "sandbox:app-rsa"}
             sandbox: {enabled: true, keyDirectory: keys}
             """
-        let system = ConfigurationLoader(environment: [:])
-        let refusing = ConfigurationLoader(environment: [:], files: .refusing)
+        let system = ConfigurationLoader.testing(environment: [:])
+        let refusing = ConfigurationLoader.testing(environment: [:], files: .refusing)
         let read = try system.load(yaml: yaml.replacingOccurrences(of: "  - {appId: \"300022222222\", signMode: rsa, privateKey: \"sandbox:app-rsa\"}\n", with: ""),
                                    baseDirectory: directory)
         #expect(read.providers["cmcc"]?.caFile == "\(directory)/ca.pem", "the system's files are read")

@@ -1,5 +1,6 @@
 import Foundation
 import PassgateConfig
+import PassgateTestSupport
 import Testing
 
 @Suite("PASSGATE_<SECTION>_<KEY> environment overrides")
@@ -25,7 +26,7 @@ struct EnvironmentOverrideTests {
             "PASSGATE_UNRELATED": "ignored",
         ]) { $1 }
         let yaml = Minimal.yaml(server: "port: 8080, host: 127.0.0.1", state: "backend: memory")
-        let configuration = try ConfigurationLoader(environment: environment, sandboxFaults: Minimal.sandboxFaults).load(yaml: yaml, baseDirectory: "/")
+        let configuration = try ConfigurationLoader.testing(environment: environment, sandboxFaults: Minimal.sandboxFaults).load(yaml: yaml, baseDirectory: "/")
         #expect(configuration.server.host == "0.0.0.0")
         #expect(configuration.server.port == 9090)
         #expect(configuration.server.maxBodyBytes == 2048)
@@ -49,7 +50,7 @@ struct EnvironmentOverrideTests {
               - {appId: "300011111111", signMode: md5, secret: "0123456789ABCDEF0123456789ABCDEF"}
             """
         #expect(problems(yaml).map(\.path) == ["apps[0].provider", "apps[0].secret"])  // no providers.cmcc either
-        let configuration = try ConfigurationLoader(environment: ["PASSGATE_SANDBOX_ENABLED": "true"]).load(yaml: yaml, baseDirectory: "/")
+        let configuration = try ConfigurationLoader.testing(environment: ["PASSGATE_SANDBOX_ENABLED": "true"]).load(yaml: yaml, baseDirectory: "/")
         #expect(configuration.sandbox.enabled)
         #expect(configuration.providers["cmcc"]?.baseURLs == [])
     }
@@ -58,7 +59,7 @@ struct EnvironmentOverrideTests {
     func emptyOverrideIgnored() throws {
         var environment = Minimal.environment
         environment["PASSGATE_SERVER_PORT"] = ""
-        let configuration = try ConfigurationLoader(environment: environment).load(yaml: Minimal.yaml(server: "port: 8181"), baseDirectory: "/")
+        let configuration = try ConfigurationLoader.testing(environment: environment).load(yaml: Minimal.yaml(server: "port: 8181"), baseDirectory: "/")
         #expect(configuration.server.port == 8181)
     }
 
@@ -90,12 +91,12 @@ struct EnvironmentOverrideTests {
         let hex = String(repeating: "0f", count: 32)
         var environment = Minimal.environment
         environment["PASSGATE_STATE_REPLAYKEY"] = hex
-        let direct = try ConfigurationLoader(environment: environment).load(yaml: Minimal.yaml(), baseDirectory: "/")
+        let direct = try ConfigurationLoader.testing(environment: environment).load(yaml: Minimal.yaml(), baseDirectory: "/")
         #expect(direct.state.replayKey == [UInt8](repeating: 0x0F, count: 32))
 
         environment["PASSGATE_STATE_REPLAYKEY"] = "env:SHARED_REPLAY_KEY"
         environment["SHARED_REPLAY_KEY"] = String(repeating: "f0", count: 32)
-        let referenced = try ConfigurationLoader(environment: environment).load(yaml: Minimal.yaml(state: "replayKey: \"env:OTHER\""), baseDirectory: "/")
+        let referenced = try ConfigurationLoader.testing(environment: environment).load(yaml: Minimal.yaml(state: "replayKey: \"env:OTHER\""), baseDirectory: "/")
         #expect(referenced.state.replayKey == [UInt8](repeating: 0xF0, count: 32))
     }
 }

@@ -60,7 +60,7 @@ struct SecretResolutionTests {
                 apps:
                   - {appId: "300011111111", signMode: md5, secret: "file:run/app.secret", appKey: "file:./run/../run/app.key"}
                 """
-            let configuration = try ConfigurationLoader(environment: [:]).load(yaml: yaml, baseDirectory: directory)
+            let configuration = try ConfigurationLoader.testing(environment: [:]).load(yaml: yaml, baseDirectory: directory)
             #expect(configuration.apps.first?.cmcc?.secret == "0123456789ABCDEF0123456789ABCDEF")
             #expect(configuration.apps.first?.cmcc?.appKey == "ABCDEF0123456789")
         }
@@ -80,7 +80,7 @@ struct SecretResolutionTests {
                   - {appId: "300011111111", signMode: md5, secret: "file:\(relative)"}
                 """
             try TestFiles.write(yaml, to: "\(directory)/conf/passgate.yaml")
-            let configuration = try ConfigurationLoader(environment: [:]).load(path: "\(directory)/conf/passgate.yaml")
+            let configuration = try ConfigurationLoader.testing(environment: [:]).load(path: "\(directory)/conf/passgate.yaml")
             #expect(configuration.apps.first?.cmcc?.secret == "0123456789ABCDEF0123456789ABCDEF")
         }
     }
@@ -108,12 +108,12 @@ struct SecretResolutionTests {
         func load(_ key: String) throws -> [UInt8]? {
             var environment = Minimal.environment
             environment["REPLAY"] = key
-            return try ConfigurationLoader(environment: environment).load(yaml: Minimal.yaml(state: "replayKey: \"env:REPLAY\""), baseDirectory: "/").state.replayKey
+            return try ConfigurationLoader.testing(environment: environment).load(yaml: Minimal.yaml(state: "replayKey: \"env:REPLAY\""), baseDirectory: "/").state.replayKey
         }
         #expect(try load(hex) == Array(0..<32))
         #expect(try load(hex.uppercased()) == Array(0..<32))
         #expect(try load(base64) == Array(0..<48))
-        #expect(try ConfigurationLoader(environment: Minimal.environment).load(yaml: Minimal.yaml(), baseDirectory: "/").state.replayKey == nil)
+        #expect(try ConfigurationLoader.testing(environment: Minimal.environment).load(yaml: Minimal.yaml(), baseDirectory: "/").state.replayKey == nil)
 
         for bad in [short, String(hex.dropLast(2)), "not a key at all"] {
             var environment = Minimal.environment
@@ -128,7 +128,7 @@ struct SecretResolutionTests {
     func redisCredentials() throws {
         var environment = Minimal.environment
         environment["REDIS_PASSWORD"] = "r3dis-pass"
-        let loader = ConfigurationLoader(environment: environment)
+        let loader = ConfigurationLoader.testing(environment: environment)
         let state = try loader.load(yaml: Minimal.yaml(state: "redisPassword: \"env:REDIS_PASSWORD\", redisUsername: passgate"), baseDirectory: "/").state
         #expect(state.redisPassword == "r3dis-pass" && state.redisUsername == "passgate")
         let plain = try loader.load(yaml: Minimal.yaml(), baseDirectory: "/").state
@@ -170,7 +170,7 @@ struct SecretResolutionTests {
                   - {appId: "300033333333", signMode: rsa, privateKey: "sandbox:shared"}
                 sandbox: {enabled: true, keyDirectory: "state/keys"}
                 """
-            let configuration = try ConfigurationLoader(environment: [:]).load(yaml: yaml, baseDirectory: directory)
+            let configuration = try ConfigurationLoader.testing(environment: [:]).load(yaml: yaml, baseDirectory: directory)
             #expect(configuration.sandbox.keyDirectory == "\(directory)/state/keys")
             let keys = try configuration.apps.map { try #require($0.cmcc?.privateKey).publicKey.der() }
             #expect(keys.count == 2 && keys[0] == keys[1])
@@ -207,7 +207,7 @@ struct SecretResolutionTests {
                   - {appId: "300022222222", signMode: rsa, privateKey: "file:pkcs1.pem"}
                   - {appId: "300033333333", signMode: rsa, privateKey: "env:BARE_KEY"}
                 """
-            let configuration = try ConfigurationLoader(environment: ["BARE_KEY": bareBase64]).load(yaml: yaml, baseDirectory: directory)
+            let configuration = try ConfigurationLoader.testing(environment: ["BARE_KEY": bareBase64]).load(yaml: yaml, baseDirectory: directory)
             #expect(configuration.apps.compactMap(\.cmcc?.privateKey).map(\.bits) == [2048, 2048])
         }
     }

@@ -3,6 +3,7 @@ import OpenSSLCrypto
 import PassgateConfig
 import ProviderCMCC
 import ProviderJVerification
+import PassgateTestSupport
 import Testing
 
 @Suite("The shipped configuration files")
@@ -11,7 +12,7 @@ struct ShippedConfigTests {
     func defaultConfigLoadsAndKeepsItsSandboxKey() throws {
         try TestFiles.withTemporaryDirectory { directory in
             let keyDirectory = "\(directory)/keys/sandbox"
-            let loader = ConfigurationLoader(environment: ["PASSGATE_SANDBOX_KEYDIRECTORY": keyDirectory])
+            let loader = ConfigurationLoader.testing(environment: ["PASSGATE_SANDBOX_KEYDIRECTORY": keyDirectory])
             let path = "\(TestFiles.packageRoot)/\(ConfigurationLoader.defaultPath)"
 
             let first = try loader.load(path: path)

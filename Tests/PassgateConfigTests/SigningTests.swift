@@ -13,7 +13,7 @@ struct SigningTests {
         let configuration = try TestFiles.withTemporaryDirectory { directory in
             let yaml = try TestFiles.shipped(ConfigurationLoader.defaultPath)
             try TestRSAKeys.seedSandboxKeys(referencedIn: yaml, in: directory)
-            return try ConfigurationLoader(environment: ["PASSGATE_SANDBOX_KEYDIRECTORY": directory]).load(yaml: yaml, baseDirectory: directory)
+            return try ConfigurationLoader.testing(environment: ["PASSGATE_SANDBOX_KEYDIRECTORY": directory]).load(yaml: yaml, baseDirectory: directory)
         }
         let app = try #require(configuration.app("300011111111")?.cmcc)
         #expect(app.appId == "300011111111")
@@ -43,7 +43,7 @@ struct SigningTests {
                 providers: {cmcc: {baseURLs: ["https://www.cmpassport.com"]}}
                 apps: [{appId: "300022222222", signMode: rsa, privateKey: "file:app.pem"}]
                 """
-            let app = try #require(try ConfigurationLoader(environment: [:]).load(yaml: yaml, baseDirectory: directory).apps.first?.cmcc)
+            let app = try #require(try ConfigurationLoader.testing(environment: [:]).load(yaml: yaml, baseDirectory: directory).apps.first?.cmcc)
             #expect(app.verify == nil)
             guard case .rsa = app.login else {
                 Issue.record("expected RSA signing")
@@ -81,7 +81,7 @@ struct SigningTests {
                 clients: [{id: c, apiKeySHA256: "\(String(repeating: "ab", count: 32))", apps: ["300022222222"]}]
                 """
             #expect {
-                try ConfigurationLoader(environment: [:]).load(yaml: yaml, baseDirectory: directory)
+                try ConfigurationLoader.testing(environment: [:]).load(yaml: yaml, baseDirectory: directory)
             } throws: { error in
                 (error as? ConfigurationError)?.problems.contains { $0.path == "apps[0].privateKey" } == true
             }

@@ -3,13 +3,14 @@ import PassgateConfig
 import ProviderAliyun
 import ProviderJVerification
 import ProviderShanyan
+import PassgateTestSupport
 import Testing
 
 @Suite("Validation rules")
 struct ValidationTests {
     @Test("the minimal production-shaped config loads and fills in the documented defaults")
     func defaults() throws {
-        let configuration = try ConfigurationLoader(environment: Minimal.environment).load(yaml: Minimal.yaml(), baseDirectory: "/srv")
+        let configuration = try ConfigurationLoader.testing(environment: Minimal.environment).load(yaml: Minimal.yaml(), baseDirectory: "/srv")
         #expect(configuration.server == ServerSettings())
         #expect(configuration.log == LogSettings())
         #expect(configuration.state == StateSettings())
@@ -23,7 +24,7 @@ struct ValidationTests {
 
     @Test("an empty file is a valid (if idle) configuration")
     func emptyFile() throws {
-        let configuration = try ConfigurationLoader(environment: [:]).load(yaml: "", baseDirectory: "/")
+        let configuration = try ConfigurationLoader.testing(environment: [:]).load(yaml: "", baseDirectory: "/")
         #expect(configuration.apps.isEmpty && configuration.clients.isEmpty && configuration.providers.isEmpty)
     }
 
@@ -48,28 +49,28 @@ struct ValidationTests {
 
     @Test("the admin listener is off without a key hash and on with one; shutdownTimeoutSeconds is read")
     func adminAndShutdown() throws {
-        let off = try ConfigurationLoader(environment: [:]).load(yaml: "admin: {port: 9100}", baseDirectory: "/")
+        let off = try ConfigurationLoader.testing(environment: [:]).load(yaml: "admin: {port: 9100}", baseDirectory: "/")
         #expect(!off.admin.isEnabled && off.admin.port == 9100 && off.server.shutdownTimeoutSeconds == 15)
         let hash = String(repeating: "ab", count: 32)
-        let on = try ConfigurationLoader(environment: ["PASSGATE_SERVER_SHUTDOWNTIMEOUTSECONDS": "40"])
+        let on = try ConfigurationLoader.testing(environment: ["PASSGATE_SERVER_SHUTDOWNTIMEOUTSECONDS": "40"])
             .load(yaml: "admin: {apiKeySHA256: \"\(hash)\"}", baseDirectory: "/")
         #expect(on.admin.isEnabled && on.admin.host == "127.0.0.1" && on.admin.port == 8081 && on.server.shutdownTimeoutSeconds == 40)
     }
 
     @Test("server.eventLoops is unset by default, read from the file and from PASSGATE_SERVER_EVENTLOOPS")
     func eventLoops() throws {
-        #expect(try ConfigurationLoader(environment: [:]).load(yaml: "server: {port: 9000}", baseDirectory: "/").server.eventLoops == nil)
-        #expect(try ConfigurationLoader(environment: [:]).load(yaml: "server: {eventLoops: 3}", baseDirectory: "/").server.eventLoops == 3)
-        let overridden = try ConfigurationLoader(environment: ["PASSGATE_SERVER_EVENTLOOPS": "2"]).load(yaml: "server: {eventLoops: 3}", baseDirectory: "/")
+        #expect(try ConfigurationLoader.testing(environment: [:]).load(yaml: "server: {port: 9000}", baseDirectory: "/").server.eventLoops == nil)
+        #expect(try ConfigurationLoader.testing(environment: [:]).load(yaml: "server: {eventLoops: 3}", baseDirectory: "/").server.eventLoops == 3)
+        let overridden = try ConfigurationLoader.testing(environment: ["PASSGATE_SERVER_EVENTLOOPS": "2"]).load(yaml: "server: {eventLoops: 3}", baseDirectory: "/")
         #expect(overridden.server.eventLoops == 2)
     }
 
     @Test("server.requestsOnEventLoop is unset by default, read from the file (0 allowed) and from PASSGATE_SERVER_REQUESTSONEVENTLOOP")
     func requestsOnEventLoop() throws {
-        let loader = ConfigurationLoader(environment: [:])
+        let loader = ConfigurationLoader.testing(environment: [:])
         #expect(try loader.load(yaml: "server: {port: 9000}", baseDirectory: "/").server.requestsOnEventLoop == nil)
         #expect(try loader.load(yaml: "server: {requestsOnEventLoop: 0}", baseDirectory: "/").server.requestsOnEventLoop == 0)
-        let overridden = try ConfigurationLoader(environment: ["PASSGATE_SERVER_REQUESTSONEVENTLOOP": "4"])
+        let overridden = try ConfigurationLoader.testing(environment: ["PASSGATE_SERVER_REQUESTSONEVENTLOOP": "4"])
             .load(yaml: "server: {requestsOnEventLoop: 1}", baseDirectory: "/")
         #expect(overridden.server.requestsOnEventLoop == 4)
     }
@@ -85,7 +86,7 @@ struct ValidationTests {
     @Test("port 0 is accepted for ephemeral ports, and choices match case-insensitively")
     func ephemeralPortAndCaseInsensitiveChoices() throws {
         let yaml = Minimal.yaml(server: "port: 0", sandbox: "port: 0, fault: HTML")
-        let loader = ConfigurationLoader(environment: Minimal.environment, sandboxFaults: ["html"])
+        let loader = ConfigurationLoader.testing(environment: Minimal.environment, sandboxFaults: ["html"])
         let configuration = try loader.load(yaml: yaml + "\nlog: {level: Warning, format: TEXT}", baseDirectory: "/")
         #expect(configuration.server.port == 0)
         #expect(configuration.sandbox.port == 0 && configuration.sandbox.fault == "html")
@@ -180,7 +181,7 @@ struct ValidationTests {
         let message = problems(provider + "apps: [{appId: jg-shop, provider: jverification}]", environment: Minimal.environment).first?.message ?? ""
         #expect(message.contains("JiGuang console"), "\(message)")
         let yaml = provider + "apps: [{appId: jg-shop, provider: jverification, appKey: \"env:APP_SECRET\", secret: \"env:APP_SECRET\", apiVersion: 2}]"
-        let configuration = try ConfigurationLoader(environment: Minimal.environment).load(yaml: yaml, baseDirectory: "/")
+        let configuration = try ConfigurationLoader.testing(environment: Minimal.environment).load(yaml: yaml, baseDirectory: "/")
         let app = try #require(configuration.app("jg-shop")?.settings as? JVerificationApp)
         #expect(app.apiVersion == 2 && app.privateKey == nil && app.masterSecret == Minimal.environment["APP_SECRET"])
     }
@@ -193,7 +194,7 @@ struct ValidationTests {
         #expect(paths(", appKey: \"env:APP_SECRET\", signCase: mixed") == ["apps[0].signCase"])
         #expect(paths(", appKey: \"env:APP_SECRET\", apiVersion: 2") == ["apps[0].apiVersion"])
         let yaml = provider + "apps: [{appId: a1b2c3d4, provider: shanyan, appKey: \"env:APP_SECRET\", signCase: UPPER}]"
-        let app = try #require(try ConfigurationLoader(environment: Minimal.environment).load(yaml: yaml, baseDirectory: "/").app("a1b2c3d4")?.settings as? ShanyanApp)
+        let app = try #require(try ConfigurationLoader.testing(environment: Minimal.environment).load(yaml: yaml, baseDirectory: "/").app("a1b2c3d4")?.settings as? ShanyanApp)
         #expect(app.signCase == .upper && app.privateKey == nil && app.appKey == Minimal.environment["APP_SECRET"])
     }
 
@@ -204,7 +205,7 @@ struct ValidationTests {
         #expect(paths("") == ["apps[0].accessKeyId", "apps[0].secret"])
         #expect(paths(", accessKeyId: \"env:APP_SECRET\", secret: \"env:APP_SECRET\", regionId: us-east-1") == ["apps[0].regionId"])
         let yaml = provider + "apps: [{appId: ali-shop, provider: aliyun, accessKeyId: \"env:APP_SECRET\", secret: \"env:APP_SECRET\"}]"
-        let app = try #require(try ConfigurationLoader(environment: Minimal.environment).load(yaml: yaml, baseDirectory: "/").app("ali-shop")?.settings as? AliyunApp)
+        let app = try #require(try ConfigurationLoader.testing(environment: Minimal.environment).load(yaml: yaml, baseDirectory: "/").app("ali-shop")?.settings as? AliyunApp)
         #expect(app.regionId == "cn-hangzhou")
     }
 
@@ -235,12 +236,12 @@ struct ValidationTests {
 
     @Test("sandbox.fault: the faults the sandbox's composer passes, or none; a wrong one lists them")
     func sandboxFaults() throws {
-        let loader = ConfigurationLoader(environment: Minimal.environment, sandboxFaults: ["html", "noAnswer"])
+        let loader = ConfigurationLoader.testing(environment: Minimal.environment, sandboxFaults: ["html", "noAnswer"])
         #expect(try loader.load(yaml: Minimal.yaml(sandbox: "fault: NOANSWER"), baseDirectory: "/").sandbox.fault == "noAnswer")
         #expect(try loader.load(yaml: Minimal.yaml(sandbox: "fault: none"), baseDirectory: "/").sandbox.fault == nil)
         #expect(throws: ConfigurationError.self) { try loader.load(yaml: Minimal.yaml(sandbox: "fault: http500"), baseDirectory: "/") }
         do {
-            _ = try ConfigurationLoader(environment: Minimal.environment).load(yaml: Minimal.yaml(sandbox: "fault: html"), baseDirectory: "/")
+            _ = try ConfigurationLoader.testing(environment: Minimal.environment).load(yaml: Minimal.yaml(sandbox: "fault: html"), baseDirectory: "/")
             Issue.record("a loader given no faults accepted one")
         } catch {
             #expect(error.problems.map(\.path) == ["sandbox.fault"])
@@ -251,7 +252,7 @@ struct ValidationTests {
     @Test("sandbox.host: loopback addresses only, from the file or PASSGATE_SANDBOX_HOST; any other is named with the rule")
     func sandboxHostIsLoopback() throws {
         for host in ["127.0.0.1", "127.8.9.10", "\"::1\"", "localhost", "LocalHost"] {
-            let configuration = try ConfigurationLoader(environment: Minimal.environment).load(yaml: Minimal.yaml(sandbox: "host: \(host)"), baseDirectory: "/")
+            let configuration = try ConfigurationLoader.testing(environment: Minimal.environment).load(yaml: Minimal.yaml(sandbox: "host: \(host)"), baseDirectory: "/")
             #expect(SandboxSettings.isAllowedHost(configuration.sandbox.host), "\(host)")
         }
         for host in ["0.0.0.0", "\"::\"", "10.0.0.5", "192.168.1.2", "passgate.example.com", "128.0.0.1", "127.0.0.256"] {

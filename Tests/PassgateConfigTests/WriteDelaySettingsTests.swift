@@ -1,5 +1,6 @@
 import Foundation
 import PassgateConfig
+import PassgateTestSupport
 import Testing
 
 /// `audit.writeDelayMs` and `log.writeDelayMs`: the same kind of setting for the two writer threads.
@@ -17,13 +18,13 @@ struct WriteDelaySettingsTests {
     @Test("default 5 ms; the file's value is read, 0 included; the environment overrides it", arguments: sections.map(\.section))
     func readAndOverridden(section: String) throws {
         let prefix = Self.sections.first { $0.section == section }!.prefix
-        let loader = ConfigurationLoader(environment: Minimal.environment)
+        let loader = ConfigurationLoader.testing(environment: Minimal.environment)
         #expect(Self.delay(try loader.load(yaml: Minimal.yaml(), baseDirectory: "/"), section) == 5)
         #expect(Self.delay(try loader.load(yaml: Minimal.yaml() + "\n\(section): {writeDelayMs: 0}", baseDirectory: "/"), section) == 0)
         #expect(Self.delay(try loader.load(yaml: Minimal.yaml() + "\n\(section): {writeDelayMs: 1000}", baseDirectory: "/"), section) == 1000)
         var environment = Minimal.environment
         environment["\(prefix)_WRITEDELAYMS"] = "20"
-        let overridden = try ConfigurationLoader(environment: environment).load(
+        let overridden = try ConfigurationLoader.testing(environment: environment).load(
             yaml: Minimal.yaml() + "\n\(section): {writeDelayMs: 0}", baseDirectory: "/")
         #expect(Self.delay(overridden, section) == 20)
     }

@@ -60,7 +60,7 @@ struct ConfigurationReloadTests {
         let (sandbox, port) = try await CarrierErrorTests.misconfigured { _ in }
         let files = try Files(carrier: port)
         let path = files.config
-        try await withRunningPassgate(try ConfigurationLoader().load(path: path), reload: { try ConfigurationLoader().load(path: path) }) { passgate in
+        try await withRunningPassgate(try ConfigurationLoader.testing(environment: ProcessInfo.processInfo.environment).load(path: path), reload: { try ConfigurationLoader.testing(environment: ProcessInfo.processInfo.environment).load(path: path) }) { passgate in
             let carrier = "http://127.0.0.1:\(port)"
             func exchange(apiKey: String = TestConfiguration.apiKey) async throws -> APIAnswer {
                 let token = try await RunningPassgate.mintToken(http: passgate.http, sandbox: carrier, appId: TestConfiguration.md5App)

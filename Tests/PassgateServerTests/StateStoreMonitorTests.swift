@@ -8,7 +8,6 @@ import Synchronization
 import Testing
 import CurlTransport
 import PassgateCore
-import PassgateProviders
 
 @testable import PassgateServer
 
@@ -68,7 +67,7 @@ struct StateStoreMonitorTests {
         let monitor = StateStoreMonitor(
             store: store, backend: "redis", factory: PrometheusMetricsFactory(registry: PrometheusCollectorRegistry()), logger: Logger(label: "monitor-test"))
         let gateway = ProviderGateway(
-            registry: .builtIn, providers: [:], transport: CurlCarrierTransport(client: CurlHTTPClient()),
+            registry: .testing, providers: [:], transport: CurlCarrierTransport(client: CurlHTTPClient()),
             metrics: PassgateMetrics(factory: PrometheusMetricsFactory(registry: PrometheusCollectorRegistry())))
         let readiness = PassgateRuntime.readiness(gateway: gateway, monitor: monitor, audit: nil)
         #expect(await readiness.evaluate().checks["state"] == "ok: redis, not checked yet")

@@ -24,7 +24,7 @@ def log(message):
 
 def ensure_tools():
     """Installs what the build needs (scripts/bootstrap: libcurl, hiredis, jemalloc...), then wrk (apt),
-    matplotlib and cryptography (pip) when missing."""
+    matplotlib (pip) when missing."""
     # Without the -dev packages the release build fails halfway with a missing C header.
     subprocess.run([os.path.join(REPO, "scripts", "bootstrap")], check=True)
     missing_apt = [tool for tool in ("wrk", "openssl") if shutil.which(tool) is None]
@@ -37,7 +37,7 @@ def ensure_tools():
         subprocess.run(sudo + ["apt-get", "install", "-y", "-qq", "--no-install-recommends"] + missing_apt,
                        check=True, env={**os.environ, "DEBIAN_FRONTEND": "noninteractive"}, stdout=subprocess.DEVNULL)
     missing_pip = []
-    for module, package in (("matplotlib", "matplotlib"), ("cryptography", "cryptography")):
+    for module, package in (("matplotlib", "matplotlib"),):
         try:
             __import__(module)
         except ImportError:

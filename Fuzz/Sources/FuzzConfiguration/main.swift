@@ -1,5 +1,7 @@
 import FuzzSupport
 import PassgateConfig
+import PassgateCore
+import PassgateProviders
 
 // Fuzzes the configuration reader with a YAML document: what `passgate serve` and `check-config`
 // read, from a file an operator (or a stranger's pull request, or a ConfigMap) may have written.
@@ -18,7 +20,7 @@ private let environment = [
     "PASSGATE_REPLAY_KEY": String(repeating: "ab", count: 32),
 ]
 private let loader = ConfigurationLoader(
-    environment: environment, sandboxFaults: ["none", "http500", "html", "noAnswer"], files: .refusing)
+    environment: environment, registry: .builtIn, sandboxFaults: ["none", "http500", "html", "noAnswer"], files: .refusing)
 
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzConfiguration(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {

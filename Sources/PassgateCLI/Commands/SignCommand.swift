@@ -1,62 +1,89 @@
 import ArgumentParser
-import PassgateCore
+import Foundation
 
-/// `passgate sign …`: build and sign carrier requests offline, to compare with what the carrier expects.
+/// `passgate sign`: the signed request Passgate would send for a configured app, whatever its
+/// provider (``SignHost``), printed with the provider's explanation or as JSON.
 struct SignCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "sign",
-        abstract: "Print the exact signed request Passgate would send (for debugging 103101 / 302 / 9011).",
-        subcommands: [SignLoginTokenCommand.self, SignVerifyNumberCommand.self, SignJVerificationCommand.self, SignShanyanCommand.self, SignAliyunCommand.self]
+        abstract: "Print the signed request Passgate would send for an app (for signature rejections: 103101, 302, 9011, SignatureDoesNotMatch).",
+        discussion: """
+            The app's provider (from the configuration) signs the request with the app's credentials exactly as `serve` does; \
+            the request goes nowhere. Printed: the request line, the headers (credential headers masked unless --show-secrets), \
+            the body, then what the provider says the signature covers, with secrets as their lengths. With --phone: a \
+            number-verification request. --tokens FILE signs one request per line (`TOKEN` or `TOKEN PHONE`; - for stdin); \
+            --json prints one JSON object per request (method, url, headers, body) for scripts such as bench/run.
+            """
     )
-}
 
-/// Options shared by both sign commands: the request identity that is normally generated.
-struct PinnedRequestOptions: ParsableArguments {
-    @Option(name: .customLong("base-url"), help: "Base URL shown in the request line (default: the provider's first host).")
+    @OptionGroup var config: ConfigOptions
+
+    @Option(name: .customLong("app-id"), help: "A configured app; its provider and credentials sign the request.")
+    var appId: String
+
+    @Option(help: "Expect the app's provider to be this one (an error otherwise).")
+    var provider: String?
+
+    @Option(help: "The token from the SDK.")
+    var token: String?
+
+    @Option(name: .customLong("tokens"), help: "A file of tokens, one request per line: TOKEN or TOKEN PHONE (- reads stdin).")
+    var tokensFile: String?
+
+    @Option(help: "Number verification: the 11-digit mainland number to verify (default: a phone-number request).")
+    var phone: String?
+
+    @Option(name: .customLong("request-id"), help: "The id sent to providers that take one of ours (exID, outId; default: fresh per request).")
+    var requestId: String?
+
+    @Option(name: .customLong("base-url"), help: "Base URL of the request line (default: the provider's first configured one, or the embedded sandbox).")
     var baseURL: String?
 
-    @Flag(name: .customLong("body-only"), help: "Print only the JSON body.")
+    @Flag(help: "Print one JSON object per request instead of the explained text.")
+    var json = false
+
+    @Flag(name: .customLong("body-only"), help: "Print only the body.")
     var bodyOnly = false
 
-    /// Rejects values CMCC would reject with a confusing code (stray whitespace is the classic 103119).
-    static func checkPlain(_ value: String, option: String) throws {
+    @Flag(name: .customLong("show-secrets"), help: "Print credential headers (a Basic Authorization) unmasked.")
+    var showSecrets = false
+
+    func run() throws {
+        let host = SignHost(configuration: try config.load())
+        try reportingErrors {
+            for (token, phone) in try calls() {
+                try Self.checkPlain(token, option: tokensFile == nil ? "--token" : "--tokens")
+                var signed: SignedRequest
+                do throws(SignHost.Refusal) {
+                    signed = try host.sign(appId: appId, provider: provider, token: token, phone: phone, requestId: requestId)
+                } catch {
+                    throw CLIError(.usage, error.description)
+                }
+                if let baseURL { signed.baseURL = baseURL }
+                print(bodyOnly ? signed.body : json ? signed.json(showSecrets: showSecrets) : signed.text(showSecrets: showSecrets))
+            }
+        }
+    }
+
+    /// The (token, phone) pairs to sign: `--token` with `--phone`, or every line of `--tokens`.
+    private func calls() throws -> [(token: String, phone: String?)] {
+        switch (token, tokensFile) {
+        case (let token?, nil): return [(token, phone)]
+        case (nil, let path?):
+            let text = path == "-" ? String(decoding: FileHandle.standardInput.readDataToEndOfFile(), as: UTF8.self) : try CLISecrets.readFile(path, option: "--tokens")
+            return text.split(whereSeparator: \.isNewline).map { line in
+                let fields = line.split(separator: " ", omittingEmptySubsequences: true)
+                return (String(fields.first ?? ""), fields.count > 1 ? String(fields[1]) : phone)
+            }
+        default: throw CLIError(.usage, "give exactly one of --token or --tokens")
+        }
+    }
+
+    /// Rejects values a provider would answer with a confusing code (stray whitespace is CMCC's classic 103119).
+    private static func checkPlain(_ value: String, option: String) throws {
         guard !value.isEmpty else { throw CLIError(.usage, "\(option) is empty") }
         guard !value.contains(where: { $0.isWhitespace || $0.isNewline }) else {
-            throw CLIError(.usage, "\(option) contains whitespace; CMCC answers 103119/103113 for such values")
+            throw CLIError(.usage, "\(option) contains whitespace; providers answer with misleading codes (CMCC: 103119/103113) for such values")
         }
-    }
-
-    static func checkMsgid(_ msgid: String?, option: String) throws -> String {
-        guard let msgid else { return MessageID.make() }
-        guard MessageID.isWellFormed(msgid) else {
-            throw CLIError(.usage, "\(option) must be 1-36 characters of letters, digits and '-'")
-        }
-        return msgid
-    }
-
-    static func checkTimestamp(_ timestamp: String?, option: String) throws -> String {
-        guard let timestamp else { return BeijingTimestamp.now(SystemWallClock()) }
-        guard BeijingTimestamp.parse(timestamp) != nil else {
-            throw CLIError(.usage, "\(option) must be 17 digits yyyyMMddHHmmssSSS in Beijing time, e.g. \(BeijingTimestamp.now(SystemWallClock()))")
-        }
-        return timestamp
-    }
-
-    func print(
-        path: String, body: [UInt8], details: [(String, String)],
-        headers: [(name: String, value: String)] = [("Content-Type", "application/json;charset=UTF-8")],
-        defaultBaseURL: String = "https://www.cmpassport.com"
-    ) {
-        let json = String(decoding: body, as: UTF8.self)
-        guard !bodyOnly else {
-            Swift.print(json)
-            return
-        }
-        Swift.print("POST \(baseURL ?? defaultBaseURL)\(path)")
-        for header in headers { Swift.print("\(header.name): \(header.value)") }
-        Swift.print("")
-        Swift.print(json)
-        Swift.print("")
-        for (label, value) in details { Swift.print("\(label): \(value)") }
     }
 }

@@ -56,7 +56,7 @@ extension ConfigurationLoader {
         } catch {
             throw ConfigurationError(problems: [ConfigurationProblem(path: "", message: "configuration file: \(error.description); check the --config path")])
         }
-        let reader = ConfigurationReader(environment: environment, baseDirectory: FileManager.default.currentDirectoryPath)
+        let reader = ConfigurationReader(environment: environment, baseDirectory: FileManager.default.currentDirectoryPath, registry: registry)
         let root: Node?
         do {
             root = try ConfigurationReader.compose(text)

@@ -1,7 +1,6 @@
 import Foundation
 import OpenSSLCrypto
 import PassgateCore
-import PassgateProviders
 import Yams
 
 /// One pass over a parsed configuration. Every `read…` method reports what it finds wrong and
@@ -25,7 +24,7 @@ final class ConfigurationReader {
     let files: ConfigurationFiles
 
     init(
-        environment: [String: String], baseDirectory: String, registry: ProviderRegistry = .builtIn, sandboxFaults: [String] = ["none"],
+        environment: [String: String], baseDirectory: String, registry: ProviderRegistry, sandboxFaults: [String] = ["none"],
         files: ConfigurationFiles = .system
     ) {
         self.environment = environment

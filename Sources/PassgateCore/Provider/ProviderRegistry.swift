@@ -1,5 +1,6 @@
-/// The providers this build speaks to, by id. Adding one is one line where the registry is made
-/// (`PassgateProviders.builtIn`); tests add theirs the same way.
+/// The providers this build speaks to, by id. Made once, at the composition root
+/// (`ProviderRegistry.builtIn` in `PassgateProviders`, which `passgate` passes to the configuration
+/// and the sandbox); adding a provider is one line there. Tests add theirs with ``adding(_:)``.
 public struct ProviderRegistry: Sendable {
     private let byId: [String: any CarrierProvider]
 

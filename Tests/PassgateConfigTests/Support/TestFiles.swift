@@ -61,7 +61,7 @@ struct TestFailure: Error, CustomStringConvertible {
 /// Loads `yaml` and returns its problems (empty when it loaded).
 func problems(_ yaml: String, environment: [String: String] = [:], baseDirectory: String = "/") -> [ConfigurationProblem] {
     do {
-        _ = try ConfigurationLoader(environment: environment, sandboxFaults: Minimal.sandboxFaults).load(yaml: yaml, baseDirectory: baseDirectory)
+        _ = try ConfigurationLoader.testing(environment: environment, sandboxFaults: Minimal.sandboxFaults).load(yaml: yaml, baseDirectory: baseDirectory)
         return []
     } catch {
         return error.problems

@@ -6,7 +6,6 @@ import NIOCore
 import PassgateConfig
 import PassgateCore
 import PassgateLiveTestSupport
-import PassgateProviders
 import PassgateServer
 import PassgateTestSupport
 
@@ -24,7 +23,7 @@ struct InProcessPassgate: Sendable {
     /// the documented way, and one echo app granted to the clients shop and shop2.
     static func configuration() throws -> PassgateConfiguration {
         var configuration = TestConfiguration.make(sandbox: false)
-        configuration.registry = .builtIn.adding([EchoProvider()])
+        configuration.registry = .testing.adding([EchoProvider()])
         configuration.providers[EchoProvider.id] = ProviderSettings(id: EchoProvider.id, baseURLs: ["https://echo.invalid"])
         configuration.apps.append(AppSettings(provider: EchoProvider.id, settings: EchoProvider.App(appId: echoApp, secret: echoSecret)))
         configuration.clients[0].apps.insert(echoApp)  // shop

@@ -3,7 +3,7 @@ import OpenSSLCrypto
 import PassgateCore
 
 /// A provider that exists only in this test target, to prove the plug-in claim: it is registered
-/// the documented way (`ProviderRegistry.builtIn.adding([EchoProvider()])`) and nothing outside
+/// the documented way (`ProviderRegistry.testing.adding([EchoProvider()])`) and nothing outside
 /// this folder knows it. Its protocol is small but real: JSON over POST, an HMAC-SHA256 signature
 /// over the token, a code, a number, a ticket id.
 struct EchoProvider: CarrierProvider {

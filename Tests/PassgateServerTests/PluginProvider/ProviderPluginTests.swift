@@ -4,7 +4,6 @@ import CurlTransport
 import Foundation
 import PassgateConfig
 import PassgateCore
-import PassgateProviders
 import PassgateServer
 import Testing
 
@@ -31,7 +30,7 @@ struct ProviderPluginTests {
             audit: {enabled: true, path: "\(auditDirectory)/audit.jsonl", fsyncIntervalMs: 0}
             """
         // The registration line.
-        let loader = ConfigurationLoader(environment: ["ECHO_SECRET": secret], registry: .builtIn.adding([EchoProvider()]))
+        let loader = ConfigurationLoader.testing(environment: ["ECHO_SECRET": secret], registry: .testing.adding([EchoProvider()]))
         return try loader.load(yaml: yaml, baseDirectory: auditDirectory)
     }
 
@@ -73,7 +72,7 @@ struct ProviderPluginTests {
 
     @Test("check-config names the plugged-in provider's missing setting, and an unknown provider lists the registered ones")
     func configurationProblems() throws {
-        let loader = ConfigurationLoader(environment: [:], registry: .builtIn.adding([EchoProvider()]))
+        let loader = ConfigurationLoader.testing(environment: [:], registry: .testing.adding([EchoProvider()]))
         let yaml = """
             providers: {echo: {baseURLs: ["https://echo.example"]}}
             apps:

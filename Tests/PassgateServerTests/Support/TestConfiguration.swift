@@ -22,6 +22,7 @@ enum TestConfiguration {
 
     static func make(sandbox: Bool = true, baseURL: String? = nil, timeoutMs: Int = 3000) -> PassgateConfiguration {
         var configuration = PassgateConfiguration()
+        configuration.registry = .testing
         configuration.server.port = 0
         configuration.metrics.port = 0
         configuration.server.maxBodyBytes = 4096

@@ -1,0 +1,55 @@
+import PassgateConfig
+import PassgateCore
+
+/// What `passgate sign` does for any registered provider: the app's provider prepares the call
+/// through its production `phoneNumber`/`verify` (so the signature is the one the server sends)
+/// and explains it from its own explain part. Nothing here knows a provider; a test's provider
+/// (`EchoProvider`) goes through the same host.
+public struct SignHost: Sendable {
+    /// A refusal with a message naming the option or setting at fault.
+    public struct Refusal: Error, Sendable, CustomStringConvertible {
+        public let description: String
+    }
+
+    public let configuration: PassgateConfiguration
+
+    /// `configuration` as loaded (its registry decides the providers); with the sandbox enabled,
+    /// the providers it emulates point at it, as `serve` points them.
+    public init(configuration: PassgateConfiguration) {
+        var configuration = configuration
+        if configuration.sandbox.enabled { configuration.pointProvidersAtSandbox(port: configuration.sandbox.port) }
+        self.configuration = configuration
+    }
+
+    /// The signed request for `token` (and `phone`, for a verification) of app `appId`, with its
+    /// provider's explanation. `provider`, when given, must be the app's. `requestId` is the id sent
+    /// to providers that take one of ours; nil: a fresh one, as for a served request.
+    public func sign(appId: String, provider: String? = nil, token: String, phone: String?, requestId: String? = nil) throws(Refusal) -> SignedRequest {
+        guard let app = configuration.app(appId) else {
+            throw Refusal(description: "--app-id \(appId) is not a configured app (apps: \(configuration.apps.map(\.appId).joined(separator: ", ")))")
+        }
+        if let provider, provider != app.provider { throw Refusal(description: "--provider \(provider): app \(appId) is a \(app.provider) app") }
+        guard let carrier = configuration.registry[app.provider] else {
+            throw Refusal(description: "app \(appId): provider \(app.provider) is not registered (supported: \(configuration.registry.ids.joined(separator: ", ")))")
+        }
+        if let phone, !MSISDN.isMainland(phone) {
+            throw Refusal(description: "--phone must be an 11-digit mainland mobile number (1[3-9] + 9 digits), got '\(phone)'")
+        }
+        let context = CallContext(requestId: requestId ?? MessageID.make())
+        let request: ProviderRequest
+        do throws(PassgateError) {
+            if let phone {
+                request = try carrier.verify(app: app.settings, token: token, phoneNumber: phone, context: context).request
+            } else {
+                request = try carrier.phoneNumber(app: app.settings, token: token, context: context).request
+            }
+        } catch {
+            // An app that cannot make this call (verification without its key): the provider's own words.
+            throw Refusal(description: "app \(appId): \(error.message)")
+        }
+        let call = ExplainedCall(operation: phone == nil ? .phoneNumber : .verify, token: token, phoneNumber: phone, request: request)
+        return SignedRequest(
+            provider: app.provider, baseURL: configuration.providers[app.provider]?.baseURLs.first ?? "", call: call,
+            explanation: carrier.explanation(of: call, app: app.settings))
+    }
+}
