@@ -156,10 +156,6 @@ let package = Package(
             name: "CarrierSandbox",
             dependencies: [
                 "EventLoopExecution",
-                "ProviderCMCC",
-                "ProviderJVerification",
-                "ProviderShanyan",
-                "ProviderAliyun",
                 "OpenSSLCrypto",
                 "PassgateCore",
                 .product(name: "Logging", package: "swift-log"),
@@ -351,7 +347,7 @@ let package = Package(
         ),
         .testTarget(
             name: "CarrierSandboxTests",
-            dependencies: ["PassgateTestSupport", "ProviderCMCC", "ProviderJVerification", "ProviderShanyan", "ProviderAliyun", "CarrierSandbox", "PassgateCore", "OpenSSLCrypto", "CurlTransport"],
+            dependencies: ["PassgateTestSupport", "PassgateProviders", "ProviderCMCC", "ProviderJVerification", "ProviderShanyan", "ProviderAliyun", "CarrierSandbox", "PassgateCore", "OpenSSLCrypto", "CurlTransport"],
             swiftSettings: swiftSettings
         ),
         .target(
@@ -420,7 +416,7 @@ let package = Package(
         .testTarget(
             name: "PassgateCLITests",
             dependencies: [
-                "ProviderCMCC",
+                "ProviderCMCC", "PassgateProviders",
                 "PassgateCLI", "passgate", "passgate-bench-proxy", "OpenSSLCrypto", "PassgateCore", "CurlTransport", "CarrierSandbox",
                 "PassgateTestSupport", "PassgateAudit", "PassgateConfig", "PassgateServer",
             ],
