@@ -165,10 +165,6 @@ let package = Package(
             name: "CarrierSandbox",
             dependencies: [
                 "EventLoopExecution",
-                "ProviderCMCC",
-                "ProviderJVerification",
-                "ProviderShanyan",
-                "ProviderAliyun",
                 "OpenSSLCrypto",
                 "PassgateCore",
                 .product(name: "Logging", package: "swift-log"),
@@ -360,7 +356,7 @@ let package = Package(
         ),
         .testTarget(
             name: "CarrierSandboxTests",
-            dependencies: ["PassgateTestSupport", "ProviderCMCC", "ProviderJVerification", "ProviderShanyan", "ProviderAliyun", "CarrierSandbox", "PassgateCore", "OpenSSLCrypto", "CurlTransport"],
+            dependencies: ["PassgateTestSupport", "PassgateProviders", "ProviderCMCC", "ProviderJVerification", "ProviderShanyan", "ProviderAliyun", "CarrierSandbox", "PassgateCore", "OpenSSLCrypto", "CurlTransport"],
             swiftSettings: swiftSettings
         ),
         .target(
@@ -428,7 +424,7 @@ let package = Package(
         .testTarget(
             name: "PassgateCLITests",
             dependencies: [
-                "ProviderCMCC",
+                "ProviderCMCC", "PassgateProviders",
                 "PassgateCLI", "passgate", "passgate-bench-proxy", "OpenSSLCrypto", "PassgateCore", "CurlTransport", "CarrierSandbox",
                 "PassgateTestSupport", "PassgateAudit", "PassgateConfig", "PassgateServer",
             ],

@@ -4,11 +4,11 @@ import NIOCore
 import ServiceLifecycle
 import Synchronization
 
-/// A faithful CMCC server emulator: mints SDK-like one-time tokens and answers
-/// `loginTokenValidate` and `tokenValidate` exactly as docs/cmcc.md describes (signatures,
-/// Beijing-time checks, unique msgids, single use, expiry, whitelist, quotas, RSA-encrypted
-/// msisdn), with injectable faults and latency. Built directly on SwiftNIO so faults such as a
-/// TCP reset are produced exactly.
+/// The providers' servers on one port: a host for every registered provider's emulator
+/// (``ProviderEmulator``, in the provider's own folder), which checks signatures, timestamps,
+/// ids and the allow list and answers with the provider's codes. The host mints SDK-like one-time
+/// tokens and keeps their ledger (single use, expiry, quotas), injects faults and latency, and
+/// counts. Built directly on SwiftNIO so faults such as a TCP reset are produced exactly.
 ///
 /// Use it as a `Service` in a `ServiceGroup`, or call ``start()`` and ``shutdown()`` yourself.
 /// See `docs/sandbox.md` for the endpoints.
@@ -30,16 +30,18 @@ public final class CarrierSandbox: Service, Sendable {
     ///
     /// - Parameters:
     ///   - configuration: apps, listen address, lifetimes, initial fault and latency.
+    ///   - registry: the providers whose emulators answer (``ProviderRegistry/emulators``); the
+    ///     first is the default provider of `PUT /sandbox/faults`.
     ///   - clock: the carrier's "now" for token expiry and timestamp checks (pin it in tests).
     ///   - logger: one debug line per carrier call (path, appid, msgid, result code, fault);
     ///     tokens are never logged and numbers only masked. The default discards everything.
     public init(
-        configuration: SandboxConfiguration, clock: any WallClock = SystemWallClock(),
+        configuration: SandboxConfiguration, registry: ProviderRegistry, clock: any WallClock = SystemWallClock(),
         logger: Logger = Logger(label: "passgate.sandbox", factory: { _ in SwiftLogNoOpLogHandler() })
     ) {
         self.configuration = configuration
         self.logger = logger
-        self.engine = SandboxEngine(configuration: configuration, clock: clock, logger: logger)
+        self.engine = SandboxEngine(configuration: configuration, emulators: registry.emulators, clock: clock, logger: logger)
     }
 
     deinit {
@@ -53,11 +55,14 @@ public final class CarrierSandbox: Service, Sendable {
     /// The bound port once ``start()`` has returned, else `nil`.
     public var port: Int? { lifecycle.withLock { $0.port } }
 
-    /// What the sandbox has counted so far.
     /// Replaces the emulated apps (e.g. after the embedding Passgate reloaded rotated credentials).
-    public func replaceApps(_ apps: [SandboxApp]) { engine.replaceApps(apps) }
+    public func replaceApps(_ apps: [EmulatedApp]) { engine.replaceApps(apps) }
 
+    /// What the sandbox has counted so far.
     public var stats: SandboxStats { engine.stats }
+
+    /// The providers whose servers the sandbox answers for, on one port, in registration order.
+    public var emulatedProviders: [String] { engine.emulatedProviders }
 
     /// Changes the fault injected into carrier answers from the next request on.
     public func setFault(_ fault: SandboxFault) {
@@ -66,7 +71,7 @@ public final class CarrierSandbox: Service, Sendable {
 
     /// Replaces the client allow list (`nil` = any peer) from the next request on.
     public func setAllowedClientIPs(_ addresses: [String]?) {
-        engine.runtime.withLock { $0.allowedClientIPs = addresses.map { Set($0.map(SandboxRequest.unmapped)) } }
+        engine.runtime.withLock { $0.allowedClientIPs = addresses.map { Set($0.map(EmulatorRequest.unmapped)) } }
     }
 
     /// Mints a one-time token for `phoneNumber`, exactly as `POST /sandbox/tokens` does.

@@ -13,7 +13,7 @@ struct AliyunSandboxTests {
     static let app = AliyunApp(appId: "ali-shop", accessKeyId: "LTAI-sandbox-id", accessKeySecret: "sandbox-access-secret")
 
     static func configure(_ configuration: inout SandboxConfiguration) {
-        configuration.apps.append(SandboxApp(emulating: app)!)
+        configuration.apps.append(AliyunEmulator().emulatedApp(app)!)
     }
 
     static func exchange<Value>(_ call: PreparedCall<Value>, _ sandbox: SandboxHarness) async throws -> (Int, ProviderAnswer<Value>) {

@@ -16,8 +16,8 @@ struct JVerificationSandboxTests {
     static let app = JVerificationApp(appId: "jg-shop", appKey: "jg-app-key-0001", masterSecret: "jg-master-secret-0001", privateKey: key)
 
     static func configure(_ configuration: inout SandboxConfiguration) {
-        configuration.apps.append(SandboxApp(emulating: app)!)
-        configuration.apps.append(SandboxApp(emulating: JVerificationApp(appId: "jg-other", appKey: "jg-app-key-0002", masterSecret: "s2", privateKey: key))!)
+        configuration.apps.append(JVerificationEmulator().emulatedApp(app)!)
+        configuration.apps.append(JVerificationEmulator().emulatedApp(JVerificationApp(appId: "jg-other", appKey: "jg-app-key-0002", masterSecret: "s2", privateKey: key))!)
     }
 
     /// Sends a prepared call to the sandbox and reads the reply with the call's own parser.

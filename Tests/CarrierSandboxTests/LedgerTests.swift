@@ -1,4 +1,5 @@
 @testable import CarrierSandbox
+import PassgateCore
 import Testing
 
 /// The in-memory state forgets what it no longer needs, so a long run stays bounded.

@@ -1,4 +1,5 @@
 import PassgateCore
+import PassgateProviders
 import ProviderCMCC
 import CarrierSandbox
 import CurlTransport
@@ -29,7 +30,7 @@ struct LifecycleTests {
     }
 
     @Test func runServesUntilCancelledThenClosesTheListener() async throws {
-        let sandbox = CarrierSandbox(configuration: SandboxConfiguration(apps: Fixtures.apps, threads: 1))
+        let sandbox = CarrierSandbox(configuration: SandboxConfiguration(apps: Fixtures.apps, threads: 1), registry: .builtIn)
         let service = Task { try await sandbox.run() }
         var port: Int?
         for _ in 0..<200 where port == nil {
@@ -52,7 +53,7 @@ struct LifecycleTests {
     }
 
     @Test func startIsIdempotent() async throws {
-        let sandbox = CarrierSandbox(configuration: SandboxConfiguration(apps: Fixtures.apps, threads: 1))
+        let sandbox = CarrierSandbox(configuration: SandboxConfiguration(apps: Fixtures.apps, threads: 1), registry: .builtIn)
         async let first = sandbox.start()
         async let second = sandbox.start()
         let ports = try await [first, second]
@@ -64,8 +65,8 @@ struct LifecycleTests {
     }
 
     @Test func invalidConfigurationFailsToStart() async throws {
-        let app = SandboxApp(appId: "300011111111")
-        let sandbox = CarrierSandbox(configuration: SandboxConfiguration(apps: [app, app], tokenLifetimeSeconds: 0))
+        let app = CMCCEmulator.app(appId: "300011111111")
+        let sandbox = CarrierSandbox(configuration: SandboxConfiguration(apps: [app, app], tokenLifetimeSeconds: 0), registry: .builtIn)
         let error = try await #require(throws: SandboxError.self) { try await sandbox.start() }
         #expect(error.kind == .invalidConfiguration)
         #expect(error.message.contains("listed twice"))

@@ -15,7 +15,7 @@ struct ShanyanSandboxTests {
     static let rsaApp = ShanyanApp(appId: "sy-app-2", appKey: "shanyanAppKey456", privateKey: key)
 
     static func configure(_ configuration: inout SandboxConfiguration) {
-        configuration.apps += [SandboxApp(emulating: app)!, SandboxApp(emulating: rsaApp)!]
+        configuration.apps += [ShanyanEmulator().emulatedApp(app)!, ShanyanEmulator().emulatedApp(rsaApp)!]
     }
 
     static func exchange<Value>(_ call: PreparedCall<Value>, _ sandbox: SandboxHarness) async throws -> ProviderAnswer<Value> {

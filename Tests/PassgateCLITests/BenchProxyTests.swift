@@ -1,6 +1,8 @@
 import CarrierSandbox
 import CurlTransport
 import Foundation
+import PassgateProviders
+import ProviderCMCC
 import PassgateTestSupport
 import Testing
 
@@ -18,7 +20,7 @@ struct BenchProxyTests {
 
     @Test("it answers with the sandbox's own status and body, byte for byte, for a success and for a rejection")
     func forwardsVerbatim() async throws {
-        let carrier = CarrierSandbox(configuration: SandboxConfiguration(apps: [SandboxApp(appId: Self.app, md5Secret: "bench-proxy-test-secret-0123456")]))
+        let carrier = CarrierSandbox(configuration: SandboxConfiguration(apps: [CMCCEmulator.app(appId: Self.app, md5Secret: "bench-proxy-test-secret-0123456")]), registry: .builtIn)
         let sandboxPort = try await carrier.start()
         let port = try TestPorts.reserve()
         let proxy = try Subprocess.launch(Self.proxyBinary, [String(port), "http://127.0.0.1:\(sandboxPort)"])

@@ -2,6 +2,8 @@ import CarrierSandbox
 import CurlTransport
 import Foundation
 import OpenSSLCrypto
+import PassgateProviders
+import ProviderCMCC
 import PassgateTestSupport
 import Synchronization
 import Testing
@@ -149,7 +151,7 @@ extension ServeLifecycleTests {
     func sighupReload() async throws {
         let directory = try ProcessRunner.temporaryDirectory()
         let (old, new) = ("OLDsecret0123456789ABCDEF0123456", "NEWsecret0123456789ABCDEF0123456")
-        let carrier = CarrierSandbox(configuration: SandboxConfiguration(apps: [SandboxApp(appId: Self.app, md5Secret: old)]))
+        let carrier = CarrierSandbox(configuration: SandboxConfiguration(apps: [CMCCEmulator.app(appId: Self.app, md5Secret: old)]), registry: .builtIn)
         let port = try await carrier.start()
         try old.write(toFile: "\(directory)/secret", atomically: true, encoding: .utf8)
         let apiKey = "sighup-test-key"
@@ -188,7 +190,7 @@ extension ServeLifecycleTests {
         #expect(try await exchange().0 == 200)
 
         // The carrier console and the secret file get the new secret; the running config still signs with the old one.
-        carrier.replaceApps([SandboxApp(appId: Self.app, md5Secret: new)])
+        carrier.replaceApps([CMCCEmulator.app(appId: Self.app, md5Secret: new)])
         try new.write(toFile: "\(directory)/secret", atomically: true, encoding: .utf8)
         #expect(try await exchange().1.contains("signature_rejected"))
         child.send(SIGHUP)

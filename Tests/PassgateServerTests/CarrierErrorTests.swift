@@ -8,6 +8,8 @@ import Logging
 import OpenSSLCrypto
 import PassgateServer
 import PassgateConfig
+import PassgateProviders
+import ProviderCMCC
 import Synchronization
 import PassgateTestSupport
 import Testing
@@ -95,7 +97,7 @@ struct CarrierErrorTests {
         var settings = TestConfiguration.make().sandboxConfiguration
         settings.port = 0
         change(&settings)
-        let sandbox = CarrierSandbox(configuration: settings, clock: clock, logger: Logger(label: "test.sandbox"))
+        let sandbox = CarrierSandbox(configuration: settings, registry: .builtIn, clock: clock, logger: Logger(label: "test.sandbox"))
         return (sandbox, try await sandbox.start())
     }
 
@@ -110,11 +112,11 @@ struct CarrierErrorTests {
         let (sandbox, port) = try await Self.misconfigured({ settings in
             for index in settings.apps.indices {
                 switch code {
-                case "signature_rejected": settings.apps[index].md5Secret = "a-different-app-secret"
+                case "signature_rejected": settings.apps[index].changeCredentials(CMCCEmulator.Credentials.self) { $0.md5Secret = "a-different-app-secret" }
                 case "ip_not_whitelisted": settings.allowedClientIPs = ["192.0.2.10"]
                 case "quota_exhausted": settings.apps[index].quota = 0
                 case "app_not_enabled": settings.apps[index].loginEnabled = false
-                case "msisdn_decrypt_failed": settings.apps[index].encryptionKey = otherKey.publicKey
+                case "msisdn_decrypt_failed": settings.apps[index].changeCredentials(CMCCEmulator.Credentials.self) { $0.encryptionKey = otherKey.publicKey }
                 default: break
                 }
             }

@@ -7,6 +7,7 @@ import CurlTransport
 import Foundation
 import Logging
 import PassgateConfig
+import PassgateProviders
 import PassgateTestSupport
 import Synchronization
 import Testing
@@ -55,7 +56,7 @@ struct CircuitBreakerTests {
             var settings = TestConfiguration.make().sandboxConfiguration
             settings.port = port
             refusing.release()
-            let sandbox = CarrierSandbox(configuration: settings, logger: Logger(label: "test.sandbox"))
+            let sandbox = CarrierSandbox(configuration: settings, registry: .builtIn, logger: Logger(label: "test.sandbox"))
             try await sandbox.start()
             try await Task.sleep(for: .milliseconds(400))
             let token = try await RunningPassgate.mintToken(http: passgate.http, sandbox: "http://127.0.0.1:\(port)", appId: TestConfiguration.md5App)
@@ -112,7 +113,7 @@ struct CircuitBreakerTests {
             settings.latencyMs = 6000
             return settings
         }()
-        let slow = CarrierSandbox(configuration: slowSettings, logger: Logger(label: "test.slow"))
+        let slow = CarrierSandbox(configuration: slowSettings, registry: .builtIn, logger: Logger(label: "test.slow"))
         let slowPort = try await slow.start()
         let first = "http://127.0.0.1:\(refusing.port)", second = "http://127.0.0.1:\(slowPort)"
         var configuration = TestConfiguration.make(sandbox: false, timeoutMs: 10_000)
@@ -140,7 +141,7 @@ struct CircuitBreakerTests {
             refusing.release()
             var backSettings = TestConfiguration.make().sandboxConfiguration
             backSettings.port = refusing.port
-            let back = CarrierSandbox(configuration: backSettings, logger: Logger(label: "test.back"))
+            let back = CarrierSandbox(configuration: backSettings, registry: .builtIn, logger: Logger(label: "test.back"))
             try await back.start()
             #expect(try await held.value == 200)
             let token = try await RunningPassgate.mintToken(http: passgate.http, sandbox: first, appId: TestConfiguration.md5App)

@@ -6,6 +6,7 @@ import CarrierSandbox
 import CurlTransport
 import Foundation
 import PassgateConfig
+import ProviderCMCC
 import PassgateServer
 import Testing
 
@@ -71,7 +72,7 @@ struct ConfigurationReloadTests {
             // The carrier console rotates the secret: until Passgate reloads, its signature is rejected.
             let rotated = "ROTATEDmd5secret0123456789ABCDEF0"
             var apps = TestConfiguration.make().sandboxConfiguration.apps.filter { $0.appId == TestConfiguration.md5App }
-            apps[0].md5Secret = rotated
+            apps[0].changeCredentials(CMCCEmulator.Credentials.self) { $0.md5Secret = rotated }
             sandbox.replaceApps(apps)
             #expect(try await exchange().errorCode == "signature_rejected")
 

@@ -1,10 +1,12 @@
+import PassgateCore
+
 /// Everything a ``CarrierSandbox`` needs, as a value with defaults.
 ///
 /// | field | default | meaning |
 /// |---|---|---|
 /// | `host` | `127.0.0.1` | listen address |
 /// | `port` | 0 | listen port; 0 picks an ephemeral one (``CarrierSandbox/start()`` returns it) |
-/// | `apps` | `[]` | the apps the sandbox knows; any other appid is 103119 / 103420 |
+/// | `apps` | `[]` | the apps the sandbox knows (each provider's emulator makes them: ``ProviderEmulator/emulatedApp(_:)``); any other appid is unknown to the providers |
 /// | `tokenLifetimeSeconds` | 120 | how long a minted token is valid (the real 2 minutes) |
 /// | `maxClockSkewSeconds` | 300 | largest accepted distance of `systemtime`/`timestamp` from the sandbox clock |
 /// | `allowedClientIPs` | `nil` | `nil` accepts any peer; else other peers get 103511 / 124 |
@@ -19,7 +21,7 @@ public struct SandboxConfiguration: Sendable {
     /// Listen port; 0 = ephemeral.
     public var port: Int
     /// The emulated apps.
-    public var apps: [SandboxApp]
+    public var apps: [EmulatedApp]
     /// Lifetime of a minted token.
     public var tokenLifetimeSeconds: Int
     /// Largest accepted skew between a request's Beijing time and the sandbox clock.
@@ -40,7 +42,7 @@ public struct SandboxConfiguration: Sendable {
 
     /// A configuration; every field has the default listed in the table above.
     public init(
-        host: String = "127.0.0.1", port: Int = 0, apps: [SandboxApp] = [], tokenLifetimeSeconds: Int = 120,
+        host: String = "127.0.0.1", port: Int = 0, apps: [EmulatedApp] = [], tokenLifetimeSeconds: Int = 120,
         maxClockSkewSeconds: Int = 300, allowedClientIPs: [String]? = nil, fault: SandboxFault = .none,
         latencyMs: Int = 0, benchMode: Bool = false, threads: Int? = nil, maxBodyBytes: Int = 64 * 1024
     ) {

@@ -1,8 +1,8 @@
-/// A failure the sandbox injects into the answers of the two carrier endpoints
-/// (`/unisdk/rsapi/loginTokenValidate`, `/openapi/rs/tokenValidate`), never into `/sandbox/*`.
+/// A failure the sandbox injects into the answers of the emulated providers' endpoints, never
+/// into `/sandbox/*`.
 ///
 /// The request is always validated first and its token consumed if it was valid, exactly as a
-/// real carrier spends a token whose answer is then lost: a clean retry can only get 104201 / 606.
+/// real carrier spends a token whose answer is then lost: a clean retry can only get the provider's "token invalid" code.
 public enum SandboxFault: String, Sendable, CaseIterable {
     /// Answer normally.
     case none

@@ -1,28 +1,11 @@
-import PassgateCore
-import ProviderAliyun
-import ProviderCMCC
-import ProviderJVerification
-import ProviderShanyan
 import Logging
+import PassgateCore
 import Synchronization
 
 extension SandboxEngine {
     static let maxBatch = 10_000
-    /// Whether `code` has the shape of `provider`'s codes: digits (1-8) for the others, Alibaba
-    /// Cloud's dotted names (a letter first, no run of more than 6 digits) for it.
-    static func isForcibleCode(_ code: String, provider: String) -> Bool {
-        let bytes = Array(code.utf8)
-        guard provider == Aliyun.providerID else { return (1...8).contains(bytes.count) && bytes.allSatisfy { (48...57).contains($0) } }
-        var run = 0
-        for byte in bytes {
-            run = (48...57).contains(byte) ? run + 1 : 0
-            guard run <= 6, (48...57).contains(byte) || (65...90).contains(byte) || (97...122).contains(byte) || byte == 0x2E || byte == 0x5F else { return false }
-        }
-        return (1...64).contains(bytes.count) && (65...90).contains(bytes[0]) || (1...64).contains(bytes.count) && (97...122).contains(bytes[0])
-    }
-
-    /// The providers whose servers the sandbox emulates.
-    static let emulatedProviders = [CMCC.providerID, JVerification.providerID, Shanyan.providerID, Aliyun.providerID]
+    /// The providers whose servers the sandbox emulates, in registration order.
+    var emulatedProviders: [String] { emulators.map(\.providerID) }
 
     /// Mints `count` tokens for a registered app and a mainland number.
     func mint(appId: String, phoneNumber: String, product: SandboxProduct, count: Int = 1) throws(SandboxError) -> [String] {
@@ -93,7 +76,7 @@ extension SandboxEngine {
         }
     }
 
-    /// `PUT /sandbox/faults {"fault"?, "latencyMs"?, "resultCode"?, "provider"? (default cmcc)}`.
+    /// `PUT /sandbox/faults {"fault"?, "latencyMs"?, "resultCode"?, "provider"? (default: the first emulator registered)}`.
     func faultsEndpoint(_ body: [UInt8]) -> SandboxAnswer {
         guard let object = ParsedJSON.sandboxParse(body)?.members else { return .error(400, "body: must be a JSON object") }
         var fault: SandboxFault?
@@ -111,24 +94,23 @@ extension SandboxEngine {
             latency = number
         }
         // `resultCode`: a code to answer instead of success; "" or null clears it.
-        var provider = CMCC.providerID
+        var emulator = emulators.first
         if let value = object["provider"] {
-            guard let name = value.stringValue, Self.emulatedProviders.contains(name) else {
-                return .error(400, "provider: must be one of \(Self.emulatedProviders.joined(separator: ", "))")
+            guard let name = value.stringValue, let named = emulators.first(where: { $0.providerID == name }) else {
+                return .error(400, "provider: must be one of \(emulatedProviders.joined(separator: ", "))")
             }
-            provider = name
+            emulator = named
         }
         var resultCode: (provider: String, code: String)??
         if let value = object["resultCode"] {
             if case .null = value { resultCode = .some(nil) } else if value.stringValue == "" {
                 resultCode = .some(nil)
             } else {
-                guard let code = value.stringValue, Self.isForcibleCode(code, provider: provider) else {
-                    return .error(400, provider == Aliyun.providerID
-                        ? "resultCode: must be an Alibaba Cloud code such as \"isv.TOKEN_INVALID\" (letters, digits, '.', '_'), or \"\" to clear it"
-                        : "resultCode: must be a string of 1-8 digits (a result code of the provider such as \"104201\"), or \"\" to clear it")
-                }
-                resultCode = .some((provider, code))
+                guard let emulator else { return .error(400, "provider: the sandbox emulates no provider") }
+                // A non-string is refused with the provider's own description of its codes.
+                let code = value.stringValue ?? ""
+                if let problem = emulator.forcedCodeProblem(code) { return .error(400, problem) }
+                resultCode = .some((emulator.providerID, code))
             }
         }
         guard fault != nil || latency != nil || resultCode != nil else { return .error(400, "body: give fault, latencyMs, resultCode or several") }

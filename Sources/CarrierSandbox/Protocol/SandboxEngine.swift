@@ -1,9 +1,5 @@
-import PassgateCore
-import ProviderAliyun
-import ProviderCMCC
-import ProviderJVerification
-import ProviderShanyan
 import Logging
+import PassgateCore
 import Synchronization
 
 /// Settings that tests and demos change while the sandbox runs.
@@ -16,21 +12,32 @@ struct RuntimeSettings: Sendable {
     var forcedResultCode: (provider: String, code: String)?
 }
 
-/// The sandbox's behaviour, free of networking: routes a complete request to its endpoint and
-/// decides the answer. Called concurrently from every event loop; state lives in `Mutex`es held
-/// only for short bookkeeping, never during crypto.
+/// The sandbox's behaviour, free of networking: routes a complete request to the emulator that
+/// serves its path, or to the sandbox's own endpoints, and shapes the answer. Called concurrently
+/// from every event loop; state lives in `Mutex`es held only for short bookkeeping, never during
+/// crypto.
 final class SandboxEngine: Sendable {
     let configuration: SandboxConfiguration
+    /// The emulators in registration order; the first is the default of `PUT /sandbox/faults`.
+    let emulators: [any ProviderEmulator]
+    /// Every emulated path, and who answers it.
+    private let routes: [String: (emulator: any ProviderEmulator, route: EmulatorRoute)]
     /// Replaced whole when the embedding Passgate reloads its configuration.
-    private let appTable: Mutex<[String: SandboxApp]>
-    var apps: [String: SandboxApp] { appTable.withLock { $0 } }
+    private let appTable: Mutex<[String: EmulatedApp]>
+    var apps: [String: EmulatedApp] { appTable.withLock { $0 } }
     let clock: any WallClock
     let logger: Logger
     let ledger: Mutex<SandboxLedger>
     let runtime: Mutex<RuntimeSettings>
 
-    init(configuration: SandboxConfiguration, clock: any WallClock, logger: Logger) {
+    init(configuration: SandboxConfiguration, emulators: [any ProviderEmulator], clock: any WallClock, logger: Logger) {
         self.configuration = configuration
+        self.emulators = emulators
+        var routes: [String: (emulator: any ProviderEmulator, route: EmulatorRoute)] = [:]
+        for emulator in emulators {
+            for route in emulator.routes where routes[route.path] == nil { routes[route.path] = (emulator, route) }
+        }
+        self.routes = routes
         let apps = Self.table(configuration.apps)
         self.appTable = Mutex(apps)
         self.clock = clock
@@ -41,44 +48,34 @@ final class SandboxEngine: Sendable {
         ))
         self.runtime = Mutex(RuntimeSettings(
             fault: configuration.fault, latencyMs: max(0, configuration.latencyMs),
-            allowedClientIPs: configuration.allowedClientIPs.map { Set($0.map(SandboxRequest.unmapped)) }
+            allowedClientIPs: configuration.allowedClientIPs.map { Set($0.map(EmulatorRequest.unmapped)) }
         ))
     }
 
     /// The apps from now on (credentials rotated, apps added or removed); quotas stay as they were.
-    func replaceApps(_ apps: [SandboxApp]) {
+    func replaceApps(_ apps: [EmulatedApp]) {
         appTable.withLock { $0 = Self.table(apps) }
     }
 
-    /// The apps by appId (the last of a repeated appId wins). An aggregator knows an app by its
-    /// appKey, which has one secret there: of several apps sharing an appKey, the first is the
-    /// provider's, and the others' credentials are wrong, as they would be at the provider.
-    static func table(_ apps: [SandboxApp]) -> [String: SandboxApp] {
-        var appKeys: Set<String> = []
+    /// The apps by appId (the last of a repeated appId wins). A provider that knows an app by an
+    /// account key (an aggregator's appKey) has one secret for it: of several apps sharing one,
+    /// the first is the provider's, and the others' credentials are wrong, as they would be there.
+    static func table(_ apps: [EmulatedApp]) -> [String: EmulatedApp] {
+        var accountKeys: Set<[String]> = []
         let reachable = apps.filter { app in
-            guard app.provider != CMCC.providerID, let appKey = app.appKey else { return true }
-            return appKeys.insert(appKey).inserted
+            guard let accountKey = app.credentials.accountKey else { return true }
+            return accountKeys.insert([app.provider, accountKey]).inserted
         }
         return Dictionary(reachable.map { ($0.appId, $0) }, uniquingKeysWith: { _, last in last })
     }
 
     /// Routes one request.
-    func handle(_ request: SandboxRequest) -> SandboxAnswer {
+    func handle(_ request: EmulatorRequest) -> SandboxAnswer {
+        if let (emulator, route) = routes[request.path] {
+            if let method = route.method, request.method != method { return Self.methodNotAllowed(request, allowed: method) }
+            return carrierCall(emulator, route, request)
+        }
         switch request.path {
-        case CMCCLoginRequest.path:
-            guard request.method == "POST" else { return Self.methodNotAllowed(request, allowed: "POST") }
-            return carrierCall(.login, request)
-        case CMCCVerifyRequest.path:
-            guard request.method == "POST" else { return Self.methodNotAllowed(request, allowed: "POST") }
-            return carrierCall(.verify, request)
-        case let path where Self.jverificationPaths[path] != nil:
-            // JiGuang answers a wrong method with its own code (9013), not an HTTP 405.
-            return carrierCall(Self.jverificationPaths[path]!, request, provider: JVerification.providerID)
-        case let path where Self.shanyanPaths[path] != nil:
-            return carrierCall(Self.shanyanPaths[path]!, request, provider: Shanyan.providerID)
-        case "/":
-            // Alibaba Cloud's RPC endpoint: the operation is the Action parameter.
-            return carrierCall(.login, request, provider: Aliyun.providerID)
         case "/sandbox/tokens":
             guard request.method == "POST" else { return Self.methodNotAllowed(request, allowed: "POST") }
             return mintEndpoint(request.body)
@@ -95,20 +92,16 @@ final class SandboxEngine: Sendable {
 
     var stats: SandboxStats { ledger.withLock { $0.stats } }
 
-    /// Validates a carrier call, records it, then lets the current fault shape the answer.
-    private func carrierCall(_ endpoint: CarrierOutcome.Endpoint, _ request: SandboxRequest, provider: String = CMCC.providerID) -> SandboxAnswer {
+    /// Lets the emulator decide a carrier call, records it, then lets the current fault shape the answer.
+    private func carrierCall(_ emulator: any ProviderEmulator, _ route: EmulatorRoute, _ request: EmulatorRequest) -> SandboxAnswer {
         let settings = runtime.withLock { $0 }
-        let now = clock.nowMilliseconds()
-        var outcome = switch (provider, endpoint) {
-        case (JVerification.providerID, _): validateJVerification(endpoint, request, settings: settings, now: now)
-        case (Shanyan.providerID, _): validateShanyan(endpoint, request, settings: settings, now: now)
-        case (Aliyun.providerID, _): validateAliyun(request, settings: settings, now: now)
-        case (_, .login): validateLogin(request, settings: settings, now: now)
-        case (_, .verify): validateVerify(request, settings: settings, now: now)
-        }
+        let call = EmulatorCall(
+            request: request, product: route.product, now: clock.nowMilliseconds(), apps: apps,
+            isClientAllowed: Self.isAllowed(request.peerIP, settings), maxClockSkewSeconds: configuration.maxClockSkewSeconds, ledger: self)
+        var outcome = emulator.answer(call)
         if let forced = settings.forcedResultCode, forced.provider == outcome.provider, outcome.isSuccess { outcome = outcome.forced(forced.code) }
         ledger.withLock { ledger in
-            switch outcome.endpoint {
+            switch outcome.product {
             case .login:
                 ledger.stats.loginCalls += 1
                 ledger.stats.loginResultCodes[outcome.code, default: 0] += 1
@@ -136,7 +129,22 @@ final class SandboxEngine: Sendable {
         return allowed.contains(peerIP)
     }
 
-    private static func methodNotAllowed(_ request: SandboxRequest, allowed: String) -> SandboxAnswer {
+    private static func methodNotAllowed(_ request: EmulatorRequest, allowed: String) -> SandboxAnswer {
         .error(405, "\(request.path) accepts \(allowed) only", headers: [("Allow", allowed)])
+    }
+}
+
+/// Emulators spend tokens, remember msgids and charge quotas through the engine's ledger.
+extension SandboxEngine: EmulatorLedger {
+    func noteMessageID(_ key: String, now: Int64) -> Bool {
+        ledger.withLock { $0.noteMsgid(key, now: now) }
+    }
+
+    func consume(_ token: String, now: Int64) -> TokenLookup {
+        ledger.withLock { $0.consume(token, now: now) }
+    }
+
+    func charge(appId: String) -> Bool {
+        ledger.withLock { $0.charge(appId: appId) }
     }
 }

@@ -1,6 +1,7 @@
 import EventLoopExecution
 import NIOCore
 import NIOHTTP1
+import PassgateCore
 
 #if canImport(Glibc)
 import Glibc
@@ -121,7 +122,7 @@ final class SandboxHTTPHandler: ChannelInboundHandler {
         apply(deadlines.requestReceived(now: context.eventLoop.now), context: context)
         switch finished {
         case .reading(let head, let body):
-            let request = SandboxRequest(
+            let request = EmulatorRequest(
                 method: head.method.rawValue, uri: head.uri, body: Array(body.readableBytesView),
                 peerIP: context.channel.remoteAddress?.ipAddress,
                 authorization: head.headers.first(name: "Authorization"), contentType: head.headers.first(name: "Content-Type")

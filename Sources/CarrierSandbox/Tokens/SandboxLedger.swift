@@ -1,20 +1,4 @@
-/// What the sandbox knows about one minted token.
-struct TokenRecord: Sendable {
-    let appId: String
-    let phoneNumber: String
-    let product: SandboxProduct
-    let expiresAtMs: Int64
-}
-
-/// What spending a token found.
-enum TokenLookup {
-    /// The token was valid and is now spent.
-    case consumed(TokenRecord)
-    /// Never minted, already spent, or forgotten.
-    case unknown
-    /// Minted but past its lifetime.
-    case expired
-}
+import PassgateCore
 
 /// The sandbox's mutable state: tokens, seen msgids, quotas and statistics. Lives in one
 /// `Mutex`; every method is short and never does crypto or I/O.
@@ -54,7 +38,7 @@ struct SandboxLedger {
                 throw SandboxError(
                     .tokenLimit, field: "phoneNumber",
                     message: "phoneNumber: \(unused) unused tokens were minted for this number in the last 10 minutes; "
-                        + "CMCC allows at most \(Self.maxUnusedPerNumber) (use some, wait, or run the sandbox in benchMode)"
+                        + "a carrier allows at most \(Self.maxUnusedPerNumber) (use some, wait, or run the sandbox in benchMode)"
                 )
             }
         }

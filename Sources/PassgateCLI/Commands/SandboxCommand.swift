@@ -8,11 +8,11 @@ import PassgateServer
 import ServiceLifecycle
 import UnixSignals
 
-/// `passgate sandbox`: the CMCC emulator on its own, for integrating other clients against it.
+/// `passgate sandbox`: the providers' emulators on their own, for integrating other clients against them.
 struct SandboxCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "sandbox",
-        abstract: "Run the CMCC sandbox standalone, emulating the apps of a Passgate config.",
+        abstract: "Run the providers' sandbox standalone, emulating the apps of a Passgate config.",
         discussion: "Faults: \(SandboxFault.allCases.map(\.rawValue).joined(separator: ", "))."
     )
 
@@ -53,9 +53,9 @@ struct SandboxCommand: AsyncParsableCommand {
         var settings = configuration.sandboxConfiguration
         settings.benchMode = bench
         let logger = PassgateRuntime(configuration: configuration).makeLogger(label: "passgate.sandbox")
-        let sandbox = CarrierSandbox(configuration: settings, logger: logger)
+        let sandbox = CarrierSandbox(configuration: settings, registry: configuration.registry, logger: logger)
         let bound = try await ListenerBindError.exitingOnFailure { try await sandbox.startNamingItsAddress() }
-        FileHandle.standardError.write(Data("CMCC sandbox on http://\(settings.host):\(bound) emulating \(settings.apps.map(\.appId).joined(separator: ", "))\n".utf8))
+        FileHandle.standardError.write(Data("Sandbox on http://\(settings.host):\(bound) emulating \(settings.apps.map(\.appId).joined(separator: ", "))\n".utf8))
         let group = ServiceGroup(configuration: .init(services: [sandbox], gracefulShutdownSignals: [.sigterm, .sigint], logger: logger))
         try await group.run()
     }

@@ -33,11 +33,11 @@ public struct EmbeddedSandbox: Sendable {
         }
     }
 
-    /// Starts the sandbox when `configuration.sandbox.enabled` and points the providers it
-    /// emulates at it; nil when the sandbox is off.
+    /// Starts the sandbox when `configuration.sandbox.enabled`, hosting the emulators of the
+    /// configuration's registry, and points the providers it emulates at it; nil when the sandbox is off.
     public static func start(_ configuration: inout PassgateConfiguration, clock: any WallClock, logger: Logger) async throws -> EmbeddedSandbox? {
         guard configuration.sandbox.enabled else { return nil }
-        let sandbox = CarrierSandbox(configuration: configuration.sandboxConfiguration, clock: clock, logger: logger)
+        let sandbox = CarrierSandbox(configuration: configuration.sandboxConfiguration, registry: configuration.registry, clock: clock, logger: logger)
         let port = try await sandbox.startNamingItsAddress()
         configuration.pointProvidersAtSandbox(port: port)
         return EmbeddedSandbox(sandbox: sandbox, port: port)
@@ -70,22 +70,22 @@ extension CarrierSandbox {
 }
 
 extension PassgateConfiguration {
-    /// The sandbox emulates every configured app of the providers it knows, with the same
-    /// credentials (a provider console would hold the public half of each private key).
+    /// The sandbox emulates every configured app whose provider brings an emulator, with the
+    /// same credentials (a provider console would hold the public half of each private key).
     public var sandboxConfiguration: SandboxConfiguration {
         var sandbox = SandboxConfiguration()
         sandbox.host = self.sandbox.host
         sandbox.port = self.sandbox.port
         sandbox.latencyMs = self.sandbox.latencyMs
         sandbox.fault = self.sandbox.fault.flatMap(SandboxFault.init(rawValue:)) ?? .none
-        sandbox.apps = apps.compactMap { SandboxApp(emulating: $0.settings) }
+        sandbox.apps = apps.compactMap { registry[$0.provider]?.emulator?.emulatedApp($0.settings) }
         return sandbox
     }
 
     /// Points every provider the sandbox emulates at it, keeping their timeouts.
     public mutating func pointProvidersAtSandbox(port: Int) {
         let host = sandbox.host.contains(":") ? "[\(sandbox.host)]" : sandbox.host
-        for id in CarrierSandbox.emulatedProviders {
+        for id in registry.emulators.map(\.providerID) {
             var provider = providers[id] ?? ProviderSettings(id: id, baseURLs: [])
             provider.baseURLs = ["http://\(host):\(port)"]
             providers[id] = provider

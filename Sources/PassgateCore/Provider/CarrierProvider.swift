@@ -26,6 +26,12 @@ public protocol CarrierProvider: Sendable {
     /// A signed number-verification request and how to read its reply. Throws before any call
     /// when the app cannot verify (no key for it): `app_not_enabled`.
     func verify(app: any ProviderApp, token: String, phoneNumber: String, context: CallContext) throws(PassgateError) -> PreparedCall<VerificationOutcome>
+    /// How the sandbox plays this provider's server; nil (the default) when it does not.
+    var emulator: (any ProviderEmulator)? { get }
+}
+
+extension CarrierProvider {
+    public var emulator: (any ProviderEmulator)? { nil }
 }
 
 /// One app's settings, as its provider validated them: credentials resolved and checked.

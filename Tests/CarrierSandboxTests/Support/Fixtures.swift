@@ -22,11 +22,11 @@ enum Fixtures {
     /// 2019-02-26 11:18:42.617 Beijing time, the MD5 vector's systemtime.
     static let vectorTimeMs: Int64 = 1_551_151_122_617
 
-    static var apps: [SandboxApp] {
+    static var apps: [EmulatedApp] {
         [
-            SandboxApp(appId: md5AppId, md5Secret: secret, appKey: appKey),
-            SandboxApp(appId: rsaAppId, appKey: appKey, signingKey: rsaKey.publicKey),
-            SandboxApp(appId: otherAppId, md5Secret: secret, appKey: appKey),
+            CMCCEmulator.app(appId: md5AppId, md5Secret: secret, appKey: appKey),
+            CMCCEmulator.app(appId: rsaAppId, appKey: appKey, signingKey: rsaKey.publicKey),
+            CMCCEmulator.app(appId: otherAppId, md5Secret: secret, appKey: appKey),
         ]
     }
 

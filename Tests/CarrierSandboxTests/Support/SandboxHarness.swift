@@ -4,6 +4,7 @@ import ProviderCMCC
 import CarrierSandbox
 import CurlTransport
 import Foundation
+import PassgateProviders
 import Testing
 
 /// One sandbox on an ephemeral loopback port, its clock, and a libcurl client talking to it.
@@ -85,7 +86,7 @@ func withSandbox<T>(
     var configuration = SandboxConfiguration(apps: Fixtures.apps, threads: 2)
     configure(&configuration)
     let clock = ManualWallClock(milliseconds: clockMs)
-    let sandbox = CarrierSandbox(configuration: configuration, clock: clock)
+    let sandbox = CarrierSandbox(configuration: configuration, registry: .builtIn, clock: clock)
     let port = try await sandbox.start()
     let client = CurlHTTPClient(configuration: clientConfiguration)
     let harness = SandboxHarness(sandbox: sandbox, client: client, clock: clock, baseURL: "http://127.0.0.1:\(port)")

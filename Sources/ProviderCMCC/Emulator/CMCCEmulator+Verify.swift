@@ -1,15 +1,13 @@
-import PassgateCore
-import ProviderCMCC
 import OpenSSLCrypto
-import Synchronization
+import PassgateCore
 
-extension SandboxEngine {
+extension CMCCEmulator {
     /// `tokenValidate` (docs/cmcc.md, "Number verification"), checked in the carrier's order: parse,
     /// fields, version, app, msgId, time, client IP, keyType and sign; then the token is spent
     /// and its kind, the quota and the phone digest decide (000 / 001).
-    func validateVerify(_ request: SandboxRequest, settings: RuntimeSettings, now: Int64) -> CarrierOutcome {
-        var outcome = CarrierOutcome(.verify, timestamp: BeijingTimestamp.string(milliseconds: now))
-        guard let root = ParsedJSON.sandboxParse(request.body)?.members else {
+    func verify(_ call: EmulatorCall) -> Answer {
+        var outcome = Answer(.verify, now: call.now)
+        guard let root = call.request.json?.members else {
             return outcome.answer("303", "request body is not a JSON object")
         }
         let header: [String: ParsedJSON]
@@ -44,28 +42,26 @@ extension SandboxEngine {
         guard head["version"] == CMCCVerifyRequest.version else {
             return outcome.answer("102", "header.version must be \(CMCCVerifyRequest.version)")
         }
-        guard let app = apps[appId], app.provider == CMCC.providerID, app.verifyEnabled else {
+        guard let app = call.app(appId, of: CMCC.providerID), let credentials = app.credentials as? Credentials, app.verifyEnabled else {
             return outcome.answer("103420", "app lacks the number-verification capability")
         }
         guard MessageID.isWellFormed(msgId) else { return outcome.answer("102", "header.msgId must be 1-36 characters of [0-9A-Za-z-]") }
-        guard ledger.withLock({ $0.noteMsgid("verify:" + msgId, now: now) }) else {
+        guard call.ledger.noteMessageID("verify:" + msgId, now: call.now) else {
             return outcome.answer("102", "duplicate msgId")
         }
-        if let problem = CarrierChecks.timeProblem(
-            timestamp, field: "header.timestamp", now: now, maxSkewSeconds: configuration.maxClockSkewSeconds
-        ) {
+        if let problem = call.timeProblem(timestamp, field: "header.timestamp") {
             return outcome.answer("102", problem)
         }
-        guard Self.isAllowed(request.peerIP, settings) else {
-            return outcome.answer("124", "IP whitelist check failed for \(request.peerIP ?? "unknown")")
+        guard call.isClientAllowed else {
+            return outcome.answer("124", "IP whitelist check failed for \(call.request.peerIP ?? "unknown")")
         }
         guard (fields["keyType"] ?? "0") == "0" else {
             return outcome.answer("102", "keyType \(fields["keyType"]!) is not supported by the sandbox (keyType 1, RSA, is not emulated; use keyType 0)")
         }
-        guard let appKey = app.appKey else { return outcome.answer("302", "sign check failed: no appKey is registered for this app") }
+        guard let appKey = credentials.appKey else { return outcome.answer("302", "sign check failed: no appKey is registered for this app") }
         let signed = appId + msgId + phoneNum + timestamp + token + CMCCVerifyRequest.version
         guard let mac = try? Digest.hmacSHA256(key: Array(appKey.utf8), data: Array(signed.utf8)),
-            CarrierChecks.hexMatches(sign, expected: Hex.uppercase(mac))
+            EmulatorChecks.hexMatches(sign, expected: Hex.uppercase(mac))
         else {
             return outcome.answer("302", "sign check failed (HMAC-SHA256 keyed by the appKey over appId+msgId+phoneNum+timestamp+token+version)")
         }
@@ -74,22 +70,22 @@ extension SandboxEngine {
         guard !token.isEmpty else { return outcome.answer("606", "token is empty") }
         guard SandboxToken.hasTokenShape(token) else { return outcome.answer("606", "token malformed") }
         let record: TokenRecord
-        switch ledger.withLock({ $0.consume(token, now: now) }) {
+        switch call.ledger.consume(token, now: call.now) {
         case .unknown: return outcome.answer("606", "token unknown or already used")
         case .expired: return outcome.answer("606", "token expired")
         case .consumed(let found): record = found
         }
         guard record.appId == appId else { return outcome.answer("606", "token was issued for another appId") }
         guard record.product == .verify else { return outcome.answer("606", "token is for login") }
-        guard CarrierChecks.isHex(phoneNum, byteCount: 32) else {
+        guard EmulatorChecks.isHex(phoneNum, byteCount: 32) else {
             return outcome.answer("004", "phoneNum must be SHA256(phone + appKey + timestamp) as 64 hex characters")
         }
-        guard ledger.withLock({ $0.charge(appId: appId) }) else { return outcome.answer("102315", "package used up") }
+        guard call.ledger.charge(appId: appId) else { return outcome.answer("102315", "package used up") }
 
         outcome.phoneNumber = record.phoneNumber
         outcome.taskId = SandboxToken.taskId()
         let expected = (try? Digest.sha256(Array((record.phoneNumber + appKey + timestamp).utf8))).map(Hex.uppercase) ?? ""
-        return CarrierChecks.hexMatches(phoneNum, expected: expected)
+        return EmulatorChecks.hexMatches(phoneNum, expected: expected)
             ? outcome.answer("000", "is the phone's own number")
             : outcome.answer("001", "is not the phone's own number")
     }

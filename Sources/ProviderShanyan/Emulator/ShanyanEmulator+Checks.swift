@@ -1,13 +1,7 @@
-import Foundation
 import OpenSSLCrypto
 import PassgateCore
-import ProviderShanyan
-import Synchronization
 
-extension SandboxEngine {
-    /// The Shanyan paths the sandbox serves, and the operation each is.
-    static let shanyanPaths: [String: CarrierOutcome.Endpoint] = [ShanyanRequest.loginPath: .login, ShanyanRequest.verifyPath: .verify]
-
+extension ShanyanEmulator {
     /// Shanyan publishes no code table, so the sandbox's refusals use codes of its own, in a range
     /// no success shares: Passgate maps them as it maps any unpublished code (`carrier_error`).
     enum ShanyanCode {
@@ -27,29 +21,31 @@ extension SandboxEngine {
     /// A Shanyan call (docs/shanyan.md), checked in this order: method, form body, fields, app,
     /// client IP, sign (hex HMAC-SHA256 under the appKey, either letter case); then the token is
     /// spent and its app, kind, the app's capability and the quota decide.
-    func validateShanyan(_ endpoint: CarrierOutcome.Endpoint, _ request: SandboxRequest, settings: RuntimeSettings, now: Int64) -> CarrierOutcome {
-        var outcome = CarrierOutcome(endpoint, provider: Shanyan.providerID, timestamp: BeijingTimestamp.string(milliseconds: now))
+    func check(_ call: EmulatorCall) -> Answer {
+        let (request, endpoint) = (call.request, call.product)
+        var outcome = Answer(endpoint)
         guard request.method == "POST" else { return outcome.answer(ShanyanCode.badRequest, "method must be POST") }
         guard let type = request.contentType, type.lowercased().hasPrefix("application/x-www-form-urlencoded"),
-            let fields = Self.formFields(request.body)
+            let fields = request.formFields
         else { return outcome.answer(ShanyanCode.badRequest, "body must be application/x-www-form-urlencoded") }
         outcome.echo = fields["outId"] ?? ""
         let required = endpoint == .login ? ["appId", "token", "sign"] : ["appId", "token", "mobile", "sign"]
         if let missing = required.first(where: { (fields[$0] ?? "").isEmpty }) { return outcome.answer(ShanyanCode.badRequest, "\(missing) is required") }
-        guard let app = apps[fields["appId"]!], app.provider == Shanyan.providerID, let appKey = app.appKey else {
+        guard let app = call.app(fields["appId"]!, of: Shanyan.providerID), let credentials = app.credentials as? Credentials else {
             return outcome.answer(ShanyanCode.unknownApp, "appId does not exist")
         }
         outcome.appId = app.appId
-        guard Self.isAllowed(request.peerIP, settings) else { return outcome.answer(ShanyanCode.ipNotAllowed, "IP not in the whitelist") }
+        let appKey = credentials.appKey
+        guard call.isClientAllowed else { return outcome.answer(ShanyanCode.ipNotAllowed, "IP not in the whitelist") }
         let signed = fields.filter { $0.key != "sign" }.sorted { Array($0.key.utf8).lexicographicallyPrecedes(Array($1.key.utf8)) }
             .map { $0.key + $0.value }.joined()
         guard let mac = try? Digest.hmacSHA256(key: Array(appKey.utf8), data: Array(signed.utf8)),
-            CarrierChecks.hexMatches(fields["sign"]!, expected: Hex.uppercase(mac))
+            EmulatorChecks.hexMatches(fields["sign"]!, expected: Hex.uppercase(mac))
         else { return outcome.answer(ShanyanCode.badSign, "sign check failed") }
 
         // From here on the token is spent whatever follows.
         let record: TokenRecord
-        switch spend(fields["token"]!, for: app, endpoint: endpoint, now: now) {
+        switch call.spend(fields["token"]!, for: app) {
         case .success(let spent): record = spent
         case .failure(.unknown): return outcome.answer(ShanyanCode.tokenInvalid, "token invalid or expired")
         case .failure(.otherApp): return outcome.answer(ShanyanCode.tokenOtherApp, "token does not belong to this appId")
@@ -64,7 +60,7 @@ extension SandboxEngine {
             return outcome.answer(ShanyanCode.success, "success")
         }
         if fields["encryptType"] == "1" {
-            guard let key = app.msisdnKey, let cipher = try? key.encrypt(Array(record.phoneNumber.utf8)) else {
+            guard let key = credentials.encryptionKey, let cipher = try? key.encrypt(Array(record.phoneNumber.utf8)) else {
                 return outcome.answer(ShanyanCode.encryptFailed, "no RSA key registered")
             }
             outcome.msisdn = Hex.lowercase(cipher)
@@ -75,19 +71,5 @@ extension SandboxEngine {
             outcome.msisdn = Hex.lowercase(cipher)
         }
         return outcome.answer(ShanyanCode.success, "success")
-    }
-
-    /// A form body's fields (the last of a repeated name wins); nil when it is not valid UTF-8.
-    static func formFields(_ body: [UInt8]) -> [String: String]? {
-        guard let text = String(bytes: body, encoding: .utf8) else { return nil }
-        var fields: [String: String] = [:]
-        for pair in text.split(separator: "&", omittingEmptySubsequences: true) {
-            let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
-            guard let name = String(parts[0]).replacingOccurrences(of: "+", with: " ").removingPercentEncoding,
-                let value = (parts.count > 1 ? String(parts[1]) : "").replacingOccurrences(of: "+", with: " ").removingPercentEncoding
-            else { return nil }
-            fields[name] = value
-        }
-        return fields
     }
 }

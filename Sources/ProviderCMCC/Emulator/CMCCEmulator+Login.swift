@@ -1,17 +1,15 @@
-import PassgateCore
-import ProviderCMCC
 import OpenSSLCrypto
-import Synchronization
+import PassgateCore
 
-extension SandboxEngine {
+extension CMCCEmulator {
     static let loginRequiredFields = ["version", "msgid", "systemtime", "strictcheck", "appid", "token", "sign"]
 
     /// `loginTokenValidate` (docs/cmcc.md, "Phone number"), checked in the carrier's order: shape,
     /// fields, version, appid, msgid, time, client IP, signature; then the token is spent and
     /// its kind, the app's capability and the quota decide.
-    func validateLogin(_ request: SandboxRequest, settings: RuntimeSettings, now: Int64) -> CarrierOutcome {
-        var outcome = CarrierOutcome(.login, timestamp: BeijingTimestamp.string(milliseconds: now))
-        guard let object = ParsedJSON.sandboxParse(request.body)?.members else {
+    func login(_ call: EmulatorCall) -> Answer {
+        var outcome = Answer(.login, now: call.now)
+        guard let object = call.request.json?.members else {
             return outcome.answer("103211", "request body is not a JSON object")
         }
         outcome.echo = object["msgid"]?.stringValue ?? ""
@@ -30,23 +28,23 @@ extension SandboxEngine {
         guard fields["strictcheck"] == "0" || fields["strictcheck"] == "1" else {
             return outcome.answer("103414", "strictcheck must be 0 or 1")
         }
-        guard let app = apps[appid], app.provider == CMCC.providerID else { return outcome.answer("103119", "appid does not exist") }
+        guard let app = call.app(appid, of: CMCC.providerID), let credentials = app.credentials as? Credentials else {
+            return outcome.answer("103119", "appid does not exist")
+        }
         guard MessageID.isWellFormed(msgid) else {
             return outcome.answer("103414", "msgid must be 1-36 characters of [0-9A-Za-z-]")
         }
-        guard ledger.withLock({ $0.noteMsgid("login:" + msgid, now: now) }) else {
+        guard call.ledger.noteMessageID("login:" + msgid, now: call.now) else {
             return outcome.answer("103107", "duplicate msgid")
         }
-        if let problem = CarrierChecks.timeProblem(
-            fields["systemtime"]!, field: "systemtime", now: now, maxSkewSeconds: configuration.maxClockSkewSeconds
-        ) {
+        if let problem = call.timeProblem(fields["systemtime"]!, field: "systemtime") {
             return outcome.answer("103414", problem)
         }
-        guard Self.isAllowed(request.peerIP, settings) else {
-            return outcome.answer("103511", "source IP \(request.peerIP ?? "unknown") is not whitelisted")
+        guard call.isClientAllowed else {
+            return outcome.answer("103511", "source IP \(call.request.peerIP ?? "unknown") is not whitelisted")
         }
         let rsaMode = fields["encryptionalgorithm"] == "RSA"
-        if let problem = signatureProblem(fields, app: app, rsaMode: rsaMode) {
+        if let problem = Self.signatureProblem(fields, credentials: credentials, rsaMode: rsaMode) {
             return outcome.answer("103101", problem)
         }
 
@@ -54,7 +52,7 @@ extension SandboxEngine {
         guard !token.isEmpty else { return outcome.answer("103811", "token is empty") }
         guard SandboxToken.hasTokenShape(token) else { return outcome.answer("103113", "token malformed") }
         let record: TokenRecord
-        switch ledger.withLock({ $0.consume(token, now: now) }) {
+        switch call.ledger.consume(token, now: call.now) {
         case .unknown: return outcome.answer("104201", "token unknown or already used")
         case .expired: return outcome.answer("104201", "token expired")
         case .consumed(let found): record = found
@@ -64,11 +62,11 @@ extension SandboxEngine {
             return outcome.answer("105018", "token lacks permission: it was issued for number verification")
         }
         guard app.loginEnabled else { return outcome.answer("105019", "app is not authorized for one-click login") }
-        guard ledger.withLock({ $0.charge(appId: appid) }) else { return outcome.answer("105312", "package used up") }
+        guard call.ledger.charge(appId: appid) else { return outcome.answer("105312", "package used up") }
 
         outcome.phoneNumber = record.phoneNumber
         if rsaMode {
-            guard let key = app.msisdnKey, let ciphertext = try? key.encrypt(Array(record.phoneNumber.utf8)) else {
+            guard let key = credentials.msisdnKey, let ciphertext = try? key.encrypt(Array(record.phoneNumber.utf8)) else {
                 return outcome.answer("103404", "encryption failed")
             }
             outcome.msisdn = Hex.uppercase(ciphertext)
@@ -80,18 +78,18 @@ extension SandboxEngine {
     }
 
     /// Why the sign does not verify, or `nil` when it does.
-    private func signatureProblem(_ fields: [String: String], app: SandboxApp, rsaMode: Bool) -> String? {
+    private static func signatureProblem(_ fields: [String: String], credentials: Credentials, rsaMode: Bool) -> String? {
         let (appid, token, sign) = (fields["appid"]!, fields["token"]!, fields["sign"]!)
         if rsaMode {
-            guard let key = app.signingKey else { return "RSA mode is not configured for this app (no signing key)" }
+            guard let key = credentials.signingKey else { return "RSA mode is not configured for this app (no signing key)" }
             guard let signature = Hex.decode(sign), !signature.isEmpty else { return "sign is not hex" }
             let valid = (try? key.verify(signature, for: Array((appid + token).utf8), digest: .sha256)) ?? false
             return valid ? nil : "SHA256withRSA sign over appid+token does not verify with the registered key"
         }
-        guard let secret = app.md5Secret else { return "MD5 mode is not configured for this app (no secret)" }
+        guard let secret = credentials.md5Secret else { return "MD5 mode is not configured for this app (no secret)" }
         let input = appid + fields["version"]! + fields["msgid"]! + fields["systemtime"]! + fields["strictcheck"]! + token + secret
         guard let digest = try? Digest.md5(Array(input.utf8)) else { return "MD5 unavailable" }
-        return CarrierChecks.hexMatches(sign, expected: Hex.uppercase(digest))
+        return EmulatorChecks.hexMatches(sign, expected: Hex.uppercase(digest))
             ? nil : "MD5 sign mismatch (appid+version+msgid+systemtime+strictcheck+token+secret)"
     }
 }

@@ -1,36 +1,27 @@
 import Foundation
 import OpenSSLCrypto
 import PassgateCore
-import ProviderJVerification
-import Synchronization
 
-extension SandboxEngine {
-    /// The JVerification paths the sandbox serves, and the operation each is.
-    static let jverificationPaths: [String: CarrierOutcome.Endpoint] = [
-        JVerificationRequest.loginPath(apiVersion: 1): .login,
-        JVerificationRequest.loginPath(apiVersion: 2): .login,
-        JVerificationRequest.verifyPath: .verify,
-    ]
-
+extension JVerificationEmulator {
     /// A JVerification call (docs/jverification.md), checked as JiGuang does: method, content
     /// type, Basic authentication against the app's appKey and Master Secret, client IP, the body's
     /// fields; then the token is spent and its app, kind and the quota decide.
-    func validateJVerification(_ endpoint: CarrierOutcome.Endpoint, _ request: SandboxRequest, settings: RuntimeSettings, now: Int64) -> CarrierOutcome {
-        var outcome = CarrierOutcome(endpoint, provider: JVerification.providerID, timestamp: BeijingTimestamp.string(milliseconds: now))
+    func check(_ call: EmulatorCall) -> Answer {
+        let (request, endpoint) = (call.request, call.product)
+        var outcome = Answer(endpoint)
         guard request.method == "POST" else { return outcome.answer("9013", "must be POST") }
         guard let type = request.contentType, type.lowercased().hasPrefix("application/json") else {
             return outcome.answer("9015", "content type not supported")
         }
         guard let (user, password) = Self.basicCredentials(request.authorization) else { return outcome.answer("9010", "missing auth") }
         // The appKey and Master Secret must be one app's pair.
-        guard let app = apps.values.first(where: { app in
-            app.provider == JVerification.providerID && app.appKey == user
-                && app.masterSecret.map { constantTimeEquals(Array($0.utf8), Array(password.utf8)) } == true
+        guard let (app, credentials) = call.firstApp(of: JVerification.providerID, Credentials.self, where: { credentials in
+            credentials.appKey == user && constantTimeEquals(Array(credentials.masterSecret.utf8), Array(password.utf8))
         }) else { return outcome.answer("9011", "auth failed") }
         outcome.appId = app.appId
-        guard let object = ParsedJSON.sandboxParse(request.body)?.members else { return outcome.answer("9012", "parameter invalid: not a JSON object") }
+        guard let object = request.json?.members else { return outcome.answer("9012", "parameter invalid: not a JSON object") }
         outcome.echo = object["exID"]?.stringValue ?? ""
-        guard Self.isAllowed(request.peerIP, settings) else { return outcome.answer("9031", "not a validated user (source IP not allowed)") }
+        guard call.isClientAllowed else { return outcome.answer("9031", "not a validated user (source IP not allowed)") }
         let tokenField = endpoint == .login ? "loginToken" : "token"
         guard let token = object[tokenField]?.stringValue, !token.isEmpty else { return outcome.answer("9012", "parameter invalid: \(tokenField)") }
         var phone: String?
@@ -42,7 +33,7 @@ extension SandboxEngine {
         // From here on JiGuang has the token: a valid one is spent whatever follows.
         guard SandboxToken.hasTokenShape(token) else { return outcome.answer("9004", "token format error") }
         let record: TokenRecord
-        switch spend(token, for: app, endpoint: endpoint, now: now) {
+        switch call.spend(token, for: app) {
         case .success(let spent): record = spent
         case .failure(.unknown): return outcome.answer("9003", "token expired or not exist")
         case .failure(.otherApp): return outcome.answer("9020", "decrypt token fail: issued for another app")
@@ -55,7 +46,7 @@ extension SandboxEngine {
         if endpoint == .verify {
             return record.phoneNumber == phone ? outcome.answer("9000", "verify consistent") : outcome.answer("9001", "verify inconsistent")
         }
-        guard let key = app.msisdnKey, let ciphertext = try? key.encrypt(Array(record.phoneNumber.utf8)) else {
+        guard let key = credentials.encryptionKey, let ciphertext = try? key.encrypt(Array(record.phoneNumber.utf8)) else {
             return outcome.answer("9022", "encrypt mobile fail")
         }
         outcome.msisdn = Data(ciphertext).base64EncodedString()

@@ -1,16 +1,17 @@
 import OpenSSLCrypto
 
 /// The shape of SDK tokens: `STsid`, 16 digits (zero-padded mint time in milliseconds), then
-/// random base62 from the CSPRNG; 56 characters, like the tokens in CMCC's examples.
-enum SandboxToken {
-    static let prefix = "STsid"
-    static let length = 56
-    static let acceptedLengths = 50...60
+/// random base62 from the CSPRNG; 56 characters, like the tokens in CMCC's examples. The sandbox
+/// mints every provider's tokens in this shape; emulators that check a token's form use ``hasTokenShape(_:)``.
+public enum SandboxToken {
+    public static let prefix = "STsid"
+    public static let length = 56
+    public static let acceptedLengths = 50...60
     private static let digitCount = 16
     private static let alphabet = Array("0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz".utf8)
 
     /// A fresh token minted at `nowMs`.
-    static func make(nowMs: Int64) throws -> String {
+    public static func make(nowMs: Int64) throws -> String {
         var digits = String(max(nowMs, 0))
         digits = String(repeating: "0", count: max(0, digitCount - digits.count)) + digits.suffix(digitCount)
         let randomCount = length - prefix.count - digitCount
@@ -26,7 +27,7 @@ enum SandboxToken {
     }
 
     /// Whether `text` looks like an SDK token: `STsid`, at least 16 digits, base62, 50-60 chars.
-    static func hasTokenShape(_ text: String) -> Bool {
+    public static func hasTokenShape(_ text: String) -> Bool {
         let utf8 = Array(text.utf8)
         guard acceptedLengths.contains(utf8.count), text.hasPrefix(prefix) else { return false }
         let isDigit = { (byte: UInt8) in (48...57).contains(byte) }
@@ -35,7 +36,7 @@ enum SandboxToken {
     }
 
     /// A carrier billing/task id: 32 lowercase hex characters.
-    static func taskId() -> String {
+    public static func taskId() -> String {
         Hex.lowercase((try? SecureRandom.bytes(count: 16)) ?? (0..<16).map { _ in UInt8.random(in: 0...255) })
     }
 }

@@ -1,19 +1,21 @@
 import Foundation
 import OpenSSLCrypto
 import PassgateCore
-import ProviderAliyun
-import Synchronization
 
-extension SandboxEngine {
+extension AliyunEmulator {
     /// An Alibaba Cloud RPC call to `POST /` (docs/aliyun.md), checked as the gateway does first
     /// (answering 4xx: API, parameters, AccessKey, timestamp, signature, nonce), then as the
     /// service does (answering 200: the token, its app and kind, the subscription and the balance).
-    func validateAliyun(_ request: SandboxRequest, settings: RuntimeSettings, now: Int64) -> CarrierOutcome {
-        let fields = request.method == "POST" ? (Self.formFields(request.body) ?? [:]) : [:]
-        let endpoint: CarrierOutcome.Endpoint = fields["Action"] == "VerifyMobile" ? .verify : .login
-        var outcome = CarrierOutcome(endpoint, provider: Aliyun.providerID, timestamp: BeijingTimestamp.string(milliseconds: now))
+    func check(_ call: EmulatorCall) -> Answer {
+        let request = call.request
+        let fields = request.method == "POST" ? (request.formFields ?? [:]) : [:]
+        // One endpoint for both products: the Action decides.
+        var call = call
+        call.product = fields["Action"] == "VerifyMobile" ? .verify : .login
+        let (endpoint, now) = (call.product, call.now)
+        var outcome = Answer(endpoint)
         outcome.echo = fields["SignatureNonce"] ?? ""
-        func gateway(_ status: Int, _ code: String, _ message: String) -> CarrierOutcome {
+        func gateway(_ status: Int, _ code: String, _ message: String) -> Answer {
             var refused = outcome.answer(code, message)
             refused.httpStatus = status
             return refused
@@ -26,10 +28,10 @@ extension SandboxEngine {
         if let missing = (common + business).first(where: { (fields[$0] ?? "").isEmpty }) {
             return gateway(400, "Missing\(missing)", "\(missing) is mandatory for this action.")
         }
-        guard let app = apps.values.first(where: { $0.provider == Aliyun.providerID && $0.appKey == fields["AccessKeyId"] }),
-            let secret = app.masterSecret
+        guard let (app, credentials) = call.firstApp(of: Aliyun.providerID, Credentials.self, where: { $0.accessKeyId == fields["AccessKeyId"] })
         else { return gateway(404, "InvalidAccessKeyId.NotFound", "Specified access key is not found.") }
         outcome.appId = app.appId
+        let secret = credentials.accessKeySecret
         guard let sent = Self.aliyunTime(fields["Timestamp"]!) else {
             return gateway(400, "InvalidTimeStamp.Format", "Specified time stamp or date value is not well formatted.")
         }
@@ -40,7 +42,7 @@ extension SandboxEngine {
             let mac = try? Digest.hmacSHA1(key: Array((secret + "&").utf8), data: Array(AliyunRequest.stringToSign(method: "POST", sorted).utf8)),
             constantTimeEquals(Array(Data(mac).base64EncodedString().utf8), Array(fields["Signature"]!.utf8))
         else { return gateway(400, "SignatureDoesNotMatch", "Specified signature is not matched with our calculation.") }
-        guard ledger.withLock({ $0.noteMsgid("aliyun:" + fields["SignatureNonce"]!, now: now) }) else {
+        guard call.ledger.noteMessageID("aliyun:" + fields["SignatureNonce"]!, now: now) else {
             return gateway(400, "SignatureNonceUsed", "Specified signature nonce was used already.")
         }
         guard fields["Format"] == "JSON", fields["Version"] == AliyunRequest.version else {
@@ -51,7 +53,7 @@ extension SandboxEngine {
         // The service has the token now: a valid one is spent whatever follows.
         let token = endpoint == .login ? fields["AccessToken"]! : fields["AccessCode"]!
         let record: TokenRecord
-        switch spend(token, for: app, endpoint: endpoint, now: now) {
+        switch call.spend(token, for: app) {
         case .success(let spent): record = spent
         case .failure(.unknown): return outcome.answer("isv.TOKEN_INVALID", "token invalid")
         case .failure(.otherApp): return outcome.answer("isv.TOKEN_INVALID", "token invalid for this AccessKey's app")
