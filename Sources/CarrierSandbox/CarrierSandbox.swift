@@ -36,7 +36,7 @@ public final class CarrierSandbox: Service, Sendable {
     ///   - logger: one debug line per carrier call (path, appid, msgid, result code, fault);
     ///     tokens are never logged and numbers only masked. The default discards everything.
     public init(
-        configuration: SandboxConfiguration, registry: ProviderRegistry, clock: any WallClock = SystemWallClock(),
+        configuration: SandboxConfiguration, registry: ProviderRegistry, clock: any PassgateClock = SystemClock(),
         logger: Logger = Logger(label: "passgate.sandbox", factory: { _ in SwiftLogNoOpLogHandler() })
     ) {
         self.configuration = configuration

@@ -56,11 +56,11 @@ public struct HTTP1DispatchChannel: ServerChildChannel {
         /// The `Server` header's value on every answer; `nil` sends none.
         public var serverName: String?
         /// Where the `Date` header's time comes from.
-        public var clock: any WallClock
+        public var clock: any PassgateClock
 
         public init(
             maxRequestBodyBytes: @escaping @Sendable () -> Int = { 1 << 20 }, serverName: String? = nil,
-            clock: any WallClock = SystemWallClock(), limits: ConnectionLimits = .init(),
+            clock: any PassgateClock = SystemClock(), limits: ConnectionLimits = .init(),
             closesConnections: @escaping @Sendable () -> Bool = { false },
             limitReached: @escaping @Sendable (ConnectionLimitReached) -> Void = { _ in }
         ) {

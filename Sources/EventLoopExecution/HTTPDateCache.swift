@@ -5,10 +5,10 @@ import Synchronization
 /// of a listener (a `Mutex` held for a comparison; the text is written by PassgateCore's one
 /// timestamp writer).
 final class HTTPDateCache: Sendable {
-    private let clock: any WallClock
+    private let clock: any PassgateClock
     private let cached = Mutex<(second: Int64, text: String)>((Int64.min, ""))
 
-    init(clock: any WallClock) {
+    init(clock: any PassgateClock) {
         self.clock = clock
     }
 

@@ -22,7 +22,7 @@ struct AliyunSandboxTests {
         return (response.status, call.interpret(CarrierHTTPReply(status: response.status, contentType: response.header("Content-Type"), body: response.body)))
     }
 
-    static func context(_ clock: any WallClock) -> CallContext { CallContext(clock: clock, requestId: "req-ali") }
+    static func context(_ clock: any PassgateClock) -> CallContext { CallContext(clock: clock, requestId: "req-ali") }
 
     @Test("GetMobile and VerifyMobile succeed; a used token is isv.TOKEN_INVALID; a verification token to GetMobile is unauthorized")
     func business() async throws {
@@ -56,7 +56,7 @@ struct AliyunSandboxTests {
             let unknown = AliyunApp(appId: "ali-shop", accessKeyId: "LTAI-unknown", accessKeySecret: "x")
             let (missingStatus, notFound) = try await Self.exchange(try AliyunProvider().phoneNumber(app: unknown, token: token, context: Self.context(sandbox.clock)), sandbox)
             #expect(missingStatus == 404 && notFound.rawCode == "InvalidAccessKeyId.NotFound")
-            let stale = ManualWallClock(milliseconds: sandbox.clock.nowMilliseconds() - 16 * 60 * 1000)
+            let stale = ManualClock(milliseconds: sandbox.clock.nowMilliseconds() - 16 * 60 * 1000)
             let (_, expired) = try await Self.exchange(try AliyunProvider().phoneNumber(app: Self.app, token: token, context: Self.context(stale)), sandbox)
             #expect(expired.rawCode == "InvalidTimeStamp.Expired" && expired.result.errorCode == .signatureRejected)
             // None of them spent the token.

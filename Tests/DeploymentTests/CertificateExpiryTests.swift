@@ -21,7 +21,7 @@ struct CertificateExpiryTests {
         let registry = PrometheusCollectorRegistry()
         CertificateExpiry.export(
             configuration, metricsFactory: PrometheusMetricsFactory(registry: registry),
-            logger: PassgateRuntime(configuration: configuration, logSink: logs).makeLogger(), clock: ManualWallClock(milliseconds: now * 1000)
+            logger: PassgateRuntime(configuration: configuration, logSink: logs).makeLogger(), clock: ManualClock(milliseconds: now * 1000)
         )
         return (registry.emitToString(), logs.contents)
     }

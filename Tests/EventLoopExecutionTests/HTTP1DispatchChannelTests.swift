@@ -61,7 +61,7 @@ import Testing
     }
 
     @Test func theDateHeaderIsTheClocksSecond() async throws {
-        let clock = ManualWallClock(milliseconds: 784_111_777_250)
+        let clock = ManualClock(milliseconds: 784_111_777_250)
         try await DispatchServer.with(router: Self.router(), configuration: .init(clock: clock)) { port, _ in
             let socket = try LoopbackSocket(port: port)
             try socket.send("GET /hello HTTP/1.1\r\nHost: x\r\n\r\n")

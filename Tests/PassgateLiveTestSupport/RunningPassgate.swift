@@ -22,7 +22,7 @@ public struct RunningPassgate: Sendable {
     /// `#require` included), so no test leaves a server behind. `logs` outlives the instance:
     /// pass one to read what was written during the shutdown too.
     public static func with<T>(
-        _ configuration: PassgateConfiguration, apiKey: String = "", clock: any WallClock = SystemWallClock(), logs: MemoryLogSink = MemoryLogSink(),
+        _ configuration: PassgateConfiguration, apiKey: String = "", clock: any PassgateClock = SystemClock(), logs: MemoryLogSink = MemoryLogSink(),
         reload: (@Sendable () throws -> PassgateConfiguration)? = nil, _ body: (RunningPassgate) async throws -> T
     ) async throws -> T {
         var runtime = PassgateRuntime(configuration: configuration, logSink: logs, clock: clock, reload: reload)

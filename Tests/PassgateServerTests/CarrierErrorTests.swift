@@ -35,7 +35,7 @@ struct CarrierErrorTests {
 
     @Test("an expired token (clock moved 2 minutes on) is token_invalid")
     func expiredToken() async throws {
-        let clock = ManualWallClock(milliseconds: Int64(Date().timeIntervalSince1970 * 1000))
+        let clock = ManualClock(milliseconds: Int64(Date().timeIntervalSince1970 * 1000))
         try await withRunningPassgate(TestConfiguration.make(), clock: clock) { passgate in
             let token = try await passgate.mintToken(appId: Self.md5)
             clock.advance(milliseconds: 121_000)
@@ -93,7 +93,7 @@ struct CarrierErrorTests {
     }
 
     /// A standalone sandbox whose view of the apps differs from Passgate's: a misconfigured carrier console.
-    static func misconfigured(_ change: (inout SandboxConfiguration) -> Void, clock: any WallClock = SystemWallClock()) async throws -> (CarrierSandbox, Int) {
+    static func misconfigured(_ change: (inout SandboxConfiguration) -> Void, clock: any PassgateClock = SystemClock()) async throws -> (CarrierSandbox, Int) {
         var settings = TestConfiguration.make().sandboxConfiguration
         settings.port = 0
         change(&settings)
@@ -107,7 +107,7 @@ struct CarrierErrorTests {
     )
     func misconfigurations(code: String) async throws {
         let otherKey = TestRSAKeys.secondary
-        let skewedClock = ManualWallClock(milliseconds: Int64(Date().timeIntervalSince1970 * 1000) + 600_000)
+        let skewedClock = ManualClock(milliseconds: Int64(Date().timeIntervalSince1970 * 1000) + 600_000)
         var app = Self.md5
         let (sandbox, port) = try await Self.misconfigured({ settings in
             for index in settings.apps.indices {
@@ -120,7 +120,7 @@ struct CarrierErrorTests {
                 default: break
                 }
             }
-        }, clock: code == "carrier_rejected" ? skewedClock : SystemWallClock())
+        }, clock: code == "carrier_rejected" ? skewedClock : SystemClock())
         if code == "msisdn_decrypt_failed" { app = TestConfiguration.rsaApp }
         try await withRunningPassgate(TestConfiguration.make(sandbox: false, baseURL: "http://127.0.0.1:\(port)")) { passgate in
             let token = try await RunningPassgate.mintToken(http: passgate.http, sandbox: "http://127.0.0.1:\(port)", appId: app)

@@ -34,6 +34,3 @@ public final class ManualClock: PassgateClock {
         time.withLock { $0.wallMs = milliseconds }
     }
 }
-
-// Transitional name while the branches of issue 51 merge.
-public typealias ManualWallClock = ManualClock

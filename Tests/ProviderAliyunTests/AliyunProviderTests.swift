@@ -10,7 +10,7 @@ import Testing
 @Suite("Alibaba Cloud provider")
 struct AliyunProviderTests {
     static let app = AliyunApp(appId: "ali-shop", accessKeyId: "testid", accessKeySecret: "testsecret")
-    static let clock = ManualWallClock(milliseconds: 1_704_110_400_000)  // 2024-01-01T12:00:00Z
+    static let clock = ManualClock(milliseconds: 1_704_110_400_000)  // 2024-01-01T12:00:00Z
     static var context: CallContext { CallContext(clock: clock, requestId: "req-0001") }
 
     static func reply(_ json: String, status: Int = 200, contentType: String = "application/json;charset=utf-8") -> CarrierHTTPReply {

@@ -9,7 +9,7 @@ import Testing
 struct CMCCProviderTests {
     @Test("MD5 mode: the request is signed correctly and posted to the login path, the number comes back")
     func md5Exchange() async throws {
-        let clock = ManualWallClock(milliseconds: 1_551_151_122_617)
+        let clock = ManualClock(milliseconds: 1_551_151_122_617)
         let transport = ScriptedTransport { request in
             let object = try JSONSerialization.jsonObject(with: Data(request.body)) as! [String: String]
             let expected = Hex.uppercase(try Digest.md5(Array((object["appid"]! + "2.0" + object["msgid"]! + object["systemtime"]! + "0" + object["token"]! + "0123456789ABCDEF0123456789ABCDEF").utf8)))
@@ -102,7 +102,7 @@ struct CMCCProviderTests {
 
     @Test("each call gets a fresh msgid and the current Beijing time")
     func freshIdentity() async throws {
-        let clock = ManualWallClock(milliseconds: 1_551_151_122_617)
+        let clock = ManualClock(milliseconds: 1_551_151_122_617)
         let transport = ScriptedTransport { request in
             ScriptedTransport.reply(["inresponseto": ScriptedTransport.msgid(of: request), "resultCode": "104201"])
         }

@@ -25,12 +25,12 @@ final class SandboxEngine: Sendable {
     /// Replaced whole when the embedding Passgate reloads its configuration.
     private let appTable: Mutex<[String: EmulatedApp]>
     var apps: [String: EmulatedApp] { appTable.withLock { $0 } }
-    let clock: any WallClock
+    let clock: any PassgateClock
     let logger: Logger
     let ledger: Mutex<SandboxLedger>
     let runtime: Mutex<RuntimeSettings>
 
-    init(configuration: SandboxConfiguration, emulators: [any ProviderEmulator], clock: any WallClock, logger: Logger) {
+    init(configuration: SandboxConfiguration, emulators: [any ProviderEmulator], clock: any PassgateClock, logger: Logger) {
         self.configuration = configuration
         self.emulators = emulators
         var routes: [String: (emulator: any ProviderEmulator, route: EmulatorRoute)] = [:]

@@ -35,7 +35,7 @@ public struct EmbeddedSandbox: Sendable {
 
     /// Starts the sandbox when `configuration.sandbox.enabled`, hosting the emulators of the
     /// configuration's registry, and points the providers it emulates at it; nil when the sandbox is off.
-    public static func start(_ configuration: inout PassgateConfiguration, clock: any WallClock, logger: Logger) async throws -> EmbeddedSandbox? {
+    public static func start(_ configuration: inout PassgateConfiguration, clock: any PassgateClock, logger: Logger) async throws -> EmbeddedSandbox? {
         guard configuration.sandbox.enabled else { return nil }
         let sandbox = CarrierSandbox(configuration: configuration.sandboxConfiguration, registry: configuration.registry, clock: clock, logger: logger)
         let port = try await sandbox.startNamingItsAddress()

@@ -52,7 +52,7 @@ extension ProviderApp {
 /// What a call may use besides the app and the token.
 public struct CallContext: Sendable {
     /// Timestamps and nonces come from it (tests pin it).
-    public var clock: any WallClock
+    public var clock: any PassgateClock
     /// An id Passgate generated for this call, for providers that take and echo an id of ours
     /// (`exID`, `outId`). Never the caller's `X-Request-Id`: callers do not choose what a carrier sees.
     public var requestId: String
@@ -60,7 +60,7 @@ public struct CallContext: Sendable {
     /// every required one is here, in its format. Never to be logged (a value may be a credential).
     public var providerFields: ProviderFields
 
-    public init(clock: any WallClock = SystemWallClock(), requestId: String, providerFields: ProviderFields = .none) {
+    public init(clock: any PassgateClock = SystemClock(), requestId: String, providerFields: ProviderFields = .none) {
         self.clock = clock
         self.requestId = requestId
         self.providerFields = providerFields

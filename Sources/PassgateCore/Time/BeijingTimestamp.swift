@@ -13,7 +13,7 @@ public enum BeijingTimestamp {
     }
 
     /// The current Beijing time from `clock`.
-    public static func now(_ clock: some WallClock) -> String {
+    public static func now(_ clock: some PassgateClock) -> String {
         string(milliseconds: clock.nowMilliseconds())
     }
 

@@ -56,6 +56,3 @@ public struct SystemClock: PassgateClock {
     public func monotonicNow() -> ContinuousClock.Instant { .now }
 }
 
-// Transitional names while the branches of issue 51 merge; removed once every user is renamed.
-public typealias WallClock = PassgateClock
-public typealias SystemWallClock = SystemClock

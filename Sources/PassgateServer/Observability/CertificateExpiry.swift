@@ -23,7 +23,7 @@ public enum CertificateExpiry {
     /// the configuration loader already checked that the file holds a certificate, and libcurl
     /// reports its own TLS failures as `carrier_unavailable`.
     public static func export(
-        _ configuration: PassgateConfiguration, metricsFactory: any MetricsFactory, logger: Logger, clock: any WallClock = SystemWallClock()
+        _ configuration: PassgateConfiguration, metricsFactory: any MetricsFactory, logger: Logger, clock: any PassgateClock = SystemClock()
     ) {
         let now = clock.nowMilliseconds() / 1000
         for provider in configuration.providers.values.sorted(by: { $0.id < $1.id }) {

@@ -11,7 +11,7 @@ import Testing
 struct SandboxHarness {
     let sandbox: CarrierSandbox
     let client: CurlHTTPClient
-    let clock: ManualWallClock
+    let clock: ManualClock
     let baseURL: String
 
     /// Sandbox "now" as the 17-digit Beijing time a caller would send.
@@ -85,7 +85,7 @@ func withSandbox<T>(
 ) async throws -> T {
     var configuration = SandboxConfiguration(apps: Fixtures.apps, threads: 2)
     configure(&configuration)
-    let clock = ManualWallClock(milliseconds: clockMs)
+    let clock = ManualClock(milliseconds: clockMs)
     let sandbox = CarrierSandbox(configuration: configuration, registry: .builtIn, clock: clock)
     let port = try await sandbox.start()
     let client = CurlHTTPClient(configuration: clientConfiguration)

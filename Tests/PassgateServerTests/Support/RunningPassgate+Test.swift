@@ -9,7 +9,7 @@ import Testing
 /// Runs `body` against an instance of `configuration` started for it and stopped after it,
 /// however it ends; `post` calls with the test client's key (`TestConfiguration.apiKey`).
 func withRunningPassgate<T>(
-    _ configuration: PassgateConfiguration = TestConfiguration.make(), clock: any WallClock = SystemWallClock(),
+    _ configuration: PassgateConfiguration = TestConfiguration.make(), clock: any PassgateClock = SystemClock(),
     logs: MemoryLogSink = MemoryLogSink(), reload: (@Sendable () throws -> PassgateConfiguration)? = nil,
     _ body: (RunningPassgate) async throws -> T
 ) async throws -> T {

@@ -44,7 +44,7 @@ final class ScriptedTransport: CarrierTransport {
 /// attempt (`PreparedCall.send`): what the provider tests drive a scripted carrier with.
 struct ScriptedCMCC {
     let transport: any CarrierTransport
-    var clock: any WallClock = SystemWallClock()
+    var clock: any PassgateClock = SystemClock()
 
     func phoneNumber(app: CMCCApp, token: String, endpoint: ProviderEndpoint) async -> CarrierExchange<PhoneNumberOutcome> {
         do {
