@@ -1,7 +1,7 @@
 import COpenSSL
 
 /// AES-128-CBC with PKCS#7 padding through OpenSSL 3's EVP interface, for provider protocols that
-/// require it (Shanyan encrypts the number this way). Unauthenticated: a wrong key usually fails
+/// require it (an aggregator that encrypts the number this way). Unauthenticated: a wrong key usually fails
 /// the padding check but can yield garbage, so callers validate the plaintext.
 public enum AESCBC {
     /// Key and IV length in bytes (AES-128).

@@ -67,26 +67,15 @@ import PassgateCore
 ///   - `apps` (list of mappings, default: empty): provider apps; besides these two keys, each provider reads its own
 ///     (`CarrierProvider.readApp`); for `cmcc`:
 ///     - `appId` (string, required, unique): 1-64 letters, digits, `-`, `_` or `.`, no whitespace (CMCC answers 103119
-///       for stray spaces); what clients send; for cmcc and shanyan also the provider's appid (cmcc: letters and digits only)
+///       for stray spaces); what clients send; for some providers also the provider's own appid (cmcc: letters and digits only)
 ///     - `provider` (string, default: "cmcc"): must be configured under `providers` (or be cmcc with the sandbox enabled)
 ///     - `signMode` (string, required): md5 or rsa
 ///     - `secret` (secret, required for md5): the MD5 sign secret (APPSecret, or the legacy appKey)
 ///     - `appKey` (secret, optional): the number-verification HMAC key; without it verification is not enabled
 ///     - `privateKey` (secret, required for rsa): RSA private key, PEM or base64 DER, PKCS#1 or PKCS#8, 1024-4096 bits;
 ///       `sandbox:NAME` (sandbox only) uses `<sandbox.keyDirectory>/NAME.pem`, generated on first use
-///     for `jverification`:
-///     - `appKey` (secret, required): the app's appKey in the JiGuang console (the Basic authentication user)
-///     - `secret` (secret, required): the app's Master Secret (the Basic authentication password)
-///     - `privateKey` (secret, optional): decrypts the numbers JiGuang returns; without it only verification works
-///     - `apiVersion` (1 or 2, default: 1): 2 uses the v2 login API, which also answers a risk score
-///     for `shanyan` (`appId` is Shanyan's appId):
-///     - `appKey` (secret, required): signs every request and, through its MD5, decrypts the numbers
-///     - `privateKey` (secret, optional): numbers RSA-encrypted to it (`encryptType=1`) instead of AES
-///     - `signCase` (lower or upper, default: lower): the letter case of `sign`'s hex
-///     for `aliyun`:
-///     - `accessKeyId` (secret, required): a RAM user's AccessKey ID with the Dypnsapi permissions
-///     - `secret` (secret, required): its AccessKey secret, the key of every request's HMAC-SHA1 signature
-///     - `regionId` (cn-hangzhou, cn-shanghai, cn-beijing or cn-shenzhen; default: cn-hangzhou)
+///     the other providers' keys are listed on their docs pages (docs/<provider>.md) and read by
+///     their own `readApp`
 ///   - `clients` (list of mappings, default: empty): callers of the REST API
 ///     - `id` (string, required, unique): 1-64 letters, digits, `-`, `_`, `.`
 ///     - `apiKeySHA256` (64 hex characters, required, unique): SHA-256 of the API key (`printf %s KEY | sha256sum`)

@@ -4,8 +4,8 @@ public struct PhoneNumberOutcome: Sendable, Equatable, RedactedDescription {
     public var phoneNumber: String
     /// The carrier's billing record id.
     public var carrierTaskId: String?
-    /// The provider's risk score for the request, where it sends one (JVerification's v2 login:
-    /// 0-900, higher is riskier).
+    /// The provider's risk score for the request, where it sends one (on the provider's own
+    /// scale, as its docs page says; higher is riskier).
     public var riskScore: Int?
 
     public init(phoneNumber: String, carrierTaskId: String?, riskScore: Int? = nil) {

@@ -55,7 +55,7 @@ public enum MSISDN {
         return number
     }
 
-    /// Decrypts a number sent as hex of AES-128-CBC with PKCS#7 padding (Shanyan's `mobileName`),
+    /// Decrypts a number sent as hex of AES-128-CBC with PKCS#7 padding (an aggregator's encrypted number),
     /// plaintext validated as a mainland number: an unauthenticated cipher under a wrong key can
     /// pass the padding check, so validation is what proves the decryption.
     public static func decryptAES128CBC(_ field: String, key: [UInt8], iv: [UInt8]) throws(PassgateError) -> String {

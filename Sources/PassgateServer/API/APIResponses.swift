@@ -8,7 +8,7 @@ struct PhoneNumberResponse: Sendable {
     var phoneNumber: String
     var maskedPhoneNumber: String
     var carrierTaskId: String?
-    /// The provider's risk score, where it sends one (JVerification's v2 login).
+    /// The provider's risk score, where it sends one (its docs page says whether it does).
     var riskScore: Int?
     var replayed: Bool
     var reference: String?
