@@ -42,6 +42,7 @@ let package = Package(
         .library(name: "EventLoopExecution", targets: ["EventLoopExecution"]),
         .library(name: "PassgateConfig", targets: ["PassgateConfig"]),
         .library(name: "PassgateProviders", targets: ["PassgateProviders"]),
+        .library(name: "PassgateFuzzing", targets: ["PassgateFuzzing"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
@@ -134,6 +135,13 @@ let package = Package(
         .target(
             name: "PassgateProviders",
             dependencies: ["PassgateCore", "ProviderCMCC", "ProviderJVerification", "ProviderShanyan", "ProviderAliyun"],
+            swiftSettings: swiftSettings
+        ),
+        // The reply-fuzz host: any registered provider's replies fuzzed through its own prepared
+        // calls (Fuzz/Sources/FuzzProviderReply runs it; the unit tests drive it without Fuzz/).
+        .target(
+            name: "PassgateFuzzing",
+            dependencies: ["PassgateCore"],
             swiftSettings: swiftSettings
         ),
         // The REST API's request bodies: decoding and validation, without an HTTP server, so the
@@ -376,7 +384,7 @@ let package = Package(
         .testTarget(
             name: "PassgateServerTests",
             dependencies: [
-                "PassgateCLI",
+                "PassgateCLI", "PassgateFuzzing", "PassgateProviders",
                 "ProviderCMCC",
                 "ProviderJVerification",
                 "ProviderShanyan",
