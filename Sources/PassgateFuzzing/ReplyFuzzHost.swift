@@ -21,8 +21,8 @@ public struct ReplyFuzzHost: Sendable {
 
     public let provider: any ReplyFuzzing
     let app: FuzzApp
-    let phoneNumberCall: (call: FuzzedCall, prepared: PreparedCall<PhoneNumberOutcome>)
-    let verifyCall: (call: FuzzedCall, prepared: PreparedCall<VerificationOutcome>)?
+    /// Whether the fuzz app can verify: the provider's `verify` prepared a call.
+    public let fuzzesVerify: Bool
     /// Whether error texts are held to "no run of 7+ digits" (`PASSGATE_FUZZ_REDACTION`).
     let checkRedaction: Bool
 
@@ -31,8 +31,9 @@ public struct ReplyFuzzHost: Sendable {
         registry.ids.filter { registry[$0] is any ReplyFuzzing }
     }
 
-    /// A host for provider `id` of `registry`, its calls prepared once (so every input answers the
-    /// same request, and the run is repeatable).
+    /// A host for provider `id` of `registry`, its app made once (a key pair is slow to make). The
+    /// calls are prepared for each input: a global holding a runtime-made String (CMCC's msgid)
+    /// until exit is a leak to LeakSanitizer, which cannot follow Swift's tagged String pointers.
     public init(registry: ProviderRegistry, id: String, checkRedaction: Bool = true) throws(Refusal) {
         guard let registered = registry[id] else {
             throw Refusal(description: "provider \(id) is not registered (registered: \(registry.ids.joined(separator: ", ")))")
@@ -46,30 +47,26 @@ public struct ReplyFuzzHost: Sendable {
         } catch {
             throw Refusal(description: "provider \(id): its fuzz app cannot be made: \(error)")
         }
-        let context = CallContext(requestId: Self.requestId)
         do throws(PassgateError) {
-            phoneNumberCall = try Self.prepare { () throws(PassgateError) in
-                try provider.phoneNumber(app: app.app, token: Self.token, context: context)
-            }
+            _ = try Self.phoneNumberCall(provider, app.app)
         } catch {
             throw Refusal(description: "provider \(id): its fuzz app cannot prepare a phone-number call: \(error.message)")
         }
         // A provider or app that cannot verify (no key for it) is fuzzed on phone-number replies only.
-        verifyCall = try? Self.prepare { () throws(PassgateError) in
-            try provider.verify(app: app.app, token: Self.token, phoneNumber: Self.phoneNumber, context: context)
-        }
+        fuzzesVerify = (try? Self.verifyCall(provider, app.app)) != nil
         self.provider = provider
         self.app = app
         self.checkRedaction = checkRedaction
     }
 
-    /// Whether the host also reads every input as a verification reply.
-    public var fuzzesVerify: Bool { verifyCall != nil }
-
     /// Reads `bytes` (a ``ReplyInput``) as the reply to each prepared call and returns every broken
     /// invariant, empty when all hold. An empty input is no reply and passes.
     public func check(_ bytes: [UInt8]) -> [String] {
         guard let input = ReplyInput(bytes) else { return [] }
+        // The init prepared both once; a failure now would be a provider's own nondeterminism.
+        guard let phoneNumberCall = try? Self.phoneNumberCall(provider, app.app) else { return ["phone number: the call cannot be prepared again"] }
+        let verifyCall = fuzzesVerify ? (try? Self.verifyCall(provider, app.app)) : nil
+        if fuzzesVerify, verifyCall == nil { return ["verify: the call cannot be prepared again"] }
         var problems: [String] = []
         let login = provider.fuzzReply(input, to: phoneNumberCall.call)
         let loginAnswer = phoneNumberCall.prepared.interpret(login.reply)
@@ -88,10 +85,27 @@ public struct ReplyFuzzHost: Sendable {
     /// input; no verification when the fuzz app cannot verify): for tests that a seed reaches the
     /// path it was written for.
     public func answers(_ bytes: [UInt8]) -> (phoneNumber: ProviderAnswer<PhoneNumberOutcome>, verify: ProviderAnswer<VerificationOutcome>?)? {
-        guard let input = ReplyInput(bytes) else { return nil }
+        guard let input = ReplyInput(bytes), let phoneNumberCall = try? Self.phoneNumberCall(provider, app.app) else { return nil }
+        let verifyCall = fuzzesVerify ? (try? Self.verifyCall(provider, app.app)) : nil
         let phoneNumber = phoneNumberCall.prepared.interpret(provider.fuzzReply(input, to: phoneNumberCall.call).reply)
         let verify = verifyCall.map { $0.prepared.interpret(provider.fuzzReply(input, to: $0.call).reply) }
         return (phoneNumber, verify)
+    }
+
+    /// The phone-number call of `app`, for ``token``.
+    private static func phoneNumberCall(
+        _ provider: any ReplyFuzzing, _ app: any ProviderApp
+    ) throws(PassgateError) -> (call: FuzzedCall, prepared: PreparedCall<PhoneNumberOutcome>) {
+        try prepare { () throws(PassgateError) in try provider.phoneNumber(app: app, token: token, context: CallContext(requestId: requestId)) }
+    }
+
+    /// The verification of ``phoneNumber`` by `app`, for ``token``.
+    private static func verifyCall(
+        _ provider: any ReplyFuzzing, _ app: any ProviderApp
+    ) throws(PassgateError) -> (call: FuzzedCall, prepared: PreparedCall<VerificationOutcome>) {
+        try prepare { () throws(PassgateError) in
+            try provider.verify(app: app, token: token, phoneNumber: phoneNumber, context: CallContext(requestId: requestId))
+        }
     }
 
     /// A call from `make`, made again (up to 64 times) while its random msgid has a run of 7+
