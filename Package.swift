@@ -42,6 +42,7 @@ let package = Package(
         .library(name: "EventLoopExecution", targets: ["EventLoopExecution"]),
         .library(name: "PassgateConfig", targets: ["PassgateConfig"]),
         .library(name: "PassgateProviders", targets: ["PassgateProviders"]),
+        .library(name: "PassgateFuzzing", targets: ["PassgateFuzzing"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
@@ -139,6 +140,14 @@ let package = Package(
         .target(
             name: "PassgateProviders",
             dependencies: ["PassgateCore", "ProviderCMCC", "ProviderJVerification", "ProviderShanyan", "ProviderAliyun"],
+            swiftSettings: swiftSettings
+        ),
+        // MARK: Layer 3, parts: the reply-fuzz host
+        // The reply-fuzz host: any registered provider's replies fuzzed through its own prepared
+        // calls (Fuzz/Sources/FuzzProviderReply runs it; the unit tests drive it without Fuzz/).
+        .target(
+            name: "PassgateFuzzing",
+            dependencies: ["PassgateCore"],
             swiftSettings: swiftSettings
         ),
         // MARK: Layer 3, parts: the REST request bodies
@@ -383,7 +392,7 @@ let package = Package(
         .testTarget(
             name: "PassgateServerTests",
             dependencies: [
-                "PassgateCLI",
+                "PassgateCLI", "PassgateFuzzing", "PassgateProviders",
                 "ProviderCMCC",
                 "ProviderJVerification",
                 "ProviderShanyan",

@@ -24,17 +24,15 @@ let swiftSettings: [SwiftSetting] = [
 ]
 
 // Every parser library a target may need; linking one it does not use costs nothing at run time.
+// The providers come through PassgateProviders' one list, never by name: FuzzProviderReply fuzzes
+// whatever the registry holds.
 let parserLibraries: [Target.Dependency] = [
     .product(name: "PassgateCore", package: parent),
-    .product(name: "ProviderCMCC", package: parent),
-    .product(name: "ProviderJVerification", package: parent),
-    .product(name: "ProviderShanyan", package: parent),
-    .product(name: "ProviderAliyun", package: parent),
     .product(name: "PassgateAPI", package: parent),
 ]
 
 // What the targets that go beyond the parsers need besides them: the API's HTTP/1.1 channel on an
-// EmbeddedChannel, and the configuration reader.
+// EmbeddedChannel, the reply-fuzz host with the registry, and the configuration reader.
 let moreDependencies: [String: [Target.Dependency]] = [
     "FuzzHTTPRequest": [
         .product(name: "EventLoopExecution", package: parent),
@@ -44,6 +42,7 @@ let moreDependencies: [String: [Target.Dependency]] = [
         .product(name: "NIOCore", package: "swift-nio"),
         .product(name: "NIOEmbedded", package: "swift-nio"),
     ],
+    "FuzzProviderReply": [.product(name: "PassgateFuzzing", package: parent), .product(name: "PassgateProviders", package: parent)],
     "FuzzConfiguration": [.product(name: "PassgateConfig", package: parent), .product(name: "PassgateProviders", package: parent)],
 ]
 
@@ -61,7 +60,7 @@ let package = Package(
     ],
     targets: [
         .target(name: "CFuzzerDriver"),
-        .target(name: "FuzzSupport", dependencies: ["CFuzzerDriver"] + parserLibraries, swiftSettings: swiftSettings),
+        .target(name: "FuzzSupport", dependencies: ["CFuzzerDriver"], swiftSettings: swiftSettings),
     ] + fuzzTargets.map { name in
         .executableTarget(name: name, dependencies: ["FuzzSupport"] + parserLibraries + moreDependencies[name, default: []], swiftSettings: swiftSettings)
     }

@@ -1,7 +1,5 @@
-import PassgateCore
-
-/// A carrier's HTTP reply as a fuzz input, shared by the reply-parser targets: the first byte picks
-/// the status and Content-Type, the rest is the body.
+/// A carrier's HTTP reply as a fuzz input, for every provider's reply fuzzing (`ReplyFuzzing`, the
+/// host in `PassgateFuzzing`): the first byte picks the status and Content-Type, the rest is the body.
 ///
 /// Bits 0-2 pick the status, bits 3-4 the Content-Type, bit 7 asks for the request id in upper
 /// case. So a seed file's first character reads: '`' and a-g JSON with statuses 0-7, h-o HTML,
@@ -12,8 +10,9 @@ public struct ReplyInput: Sendable {
 
     public let status: Int
     public let contentType: String?
-    public let body: [UInt8]
-    /// Whether to send the request id (msgid) in upper case, so its echo is compared across case.
+    /// What the carrier sent; a provider may put the prepared call's ids in (``ReplyFuzzing``).
+    public var body: [UInt8]
+    /// Whether the reply echoes the request id (msgid) in upper case, so its echo is compared across case.
     public let upperCaseID: Bool
 
     /// Nil for an empty input.
@@ -24,6 +23,9 @@ public struct ReplyInput: Sendable {
         upperCaseID = selector & 0x80 != 0
         body = Array(input.dropFirst())
     }
+
+    /// The reply as the transport would deliver it.
+    public var reply: CarrierHTTPReply { CarrierHTTPReply(status: status, contentType: contentType, body: body) }
 
     /// The body as a JSON object when the reply may be a protocol answer at all (the rule every
     /// JSON carrier API shares): not HTML by Content-Type or by its first byte after a byte order
@@ -40,32 +42,5 @@ public struct ReplyInput: Sendable {
               (200..<300).contains(status) || isAnswer(parsed)
         else { return nil }
         return parsed
-    }
-}
-
-/// No digits in an error text longer than 6: a phone number from a reply must never reach an
-/// error, a log line or an API answer. Default on; `PASSGATE_FUZZ_REDACTION=0` turns it off.
-private let checkRedaction = fuzzSwitch("PASSGATE_FUZZ_REDACTION", default: true)
-
-/// What a reply parser may throw: a PassgateError of the reply layer (`carrier_bad_response`) or a
-/// carrier's own answer, whose texts carry no run of 7+ digits.
-public func checkReplyError(_ error: any Error, parser: String) {
-    guard let error = error as? PassgateError else { Invariant.fail("\(parser) threw \(type(of: error)): \(error)") }
-    switch error.reason {
-    case .reply: Invariant.check(error.code == .carrierBadResponse, "\(parser): reply problem with code \(error.code.rawValue)")
-    case .carrier: break  // a carrier answer (any carrier code), once a parser maps result codes
-    default: Invariant.fail("\(parser) threw a \(error.code.rawValue) from another layer: \(error)")
-    }
-    guard checkRedaction else { return }
-    for (name, text) in [("description", String(describing: error)), ("message", error.message)] {
-        let run = longestDigitRun(text)
-        Invariant.check(run < 7, "\(parser) error \(name) has a run of \(run) digits (PASSGATE_FUZZ_REDACTION): \(text)")
-    }
-}
-
-/// Whether an echoed request id equals `sent` in any ASCII letter case (what the parsers accept).
-public func isEcho(_ text: String, of sent: String) -> Bool {
-    text.utf8.count == sent.utf8.count && zip(text.utf8, sent.utf8).allSatisfy { a, b in
-        a == b || (a | 0x20 == b | 0x20 && (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(a | 0x20))
     }
 }
