@@ -14,7 +14,7 @@ public struct ReplyFuzzHost: Sendable {
 
     /// The token of the prepared calls: no digits, so a digit run in an error comes from the reply.
     public static let token = "fuzz-token-abcdef"
-    /// The request id of the prepared calls (what JVerification echoes as `exID`): no digits either.
+    /// The request id of the prepared calls (what an aggregator echoes, e.g. an `exID`): no digits either.
     public static let requestId = "req-abcdefabcdef"
     /// The number a verification checks.
     public static let phoneNumber = "13800138000"
