@@ -2,6 +2,7 @@ import PassgateCore
 import ProviderAliyun
 import ProviderCMCC
 import ProviderJVerification
+import ProviderMobTech
 import ProviderShanyan
 
 extension ProviderRegistry {
@@ -13,5 +14,6 @@ extension ProviderRegistry {
         JVerificationProvider(),
         ShanyanProvider(),
         AliyunProvider(),
+        MobTechProvider(),
     ])
 }
