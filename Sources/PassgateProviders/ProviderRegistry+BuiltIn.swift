@@ -4,6 +4,7 @@ import ProviderCMCC
 import ProviderJVerification
 import ProviderMobTech
 import ProviderShanyan
+import ProviderUmeng
 
 extension ProviderRegistry {
     /// Every provider this build ships: the one list, which `passgate` (the composition root) hands
@@ -15,5 +16,6 @@ extension ProviderRegistry {
         ShanyanProvider(),
         AliyunProvider(),
         MobTechProvider(),
+        UmengProvider(),
     ])
 }
