@@ -60,30 +60,7 @@ public struct DESCBC: Sendable {
         guard key.count == Self.keyLength, iv.count == Self.blockLength else {
             throw OpenSSLError(operation: operation, reason: "DES-CBC needs an 8-byte key and IV, got \(key.count) and \(iv.count) bytes")
         }
-        let encrypting: Int32 = operation == .encrypt ? 1 : 0
-        let name = operation == .encrypt ? "encryption" : "decryption"
-        return try OpenSSLErrorQueue.run {
-            guard let ctx = EVP_CIPHER_CTX_new() else {
-                throw OpenSSLErrorQueue.failure(operation, "EVP_CIPHER_CTX_new failed (out of memory)")
-            }
-            defer { EVP_CIPHER_CTX_free(ctx) }
-            guard EVP_CipherInit_ex2(ctx, loaded.cipher, key, iv, encrypting, nil) == 1 else {
-                throw OpenSSLErrorQueue.failure(operation, "DES-CBC \(name) could not be initialised")
-            }
-            var output = [UInt8](repeating: 0, count: input.count + Self.blockLength)
-            var written: Int32 = 0
-            var final: Int32 = 0
-            try output.withUnsafeMutableBufferPointer { buffer in
-                guard EVP_CipherUpdate(ctx, buffer.baseAddress, &written, input, Int32(input.count)) == 1 else {
-                    throw OpenSSLErrorQueue.failure(operation, "DES-CBC \(name) failed")
-                }
-                guard EVP_CipherFinal_ex(ctx, buffer.baseAddress! + Int(written), &final) == 1 else {
-                    throw OpenSSLErrorQueue.failure(
-                        operation, operation == .encrypt ? "DES-CBC encryption could not be finished" : "DES-CBC padding is wrong: another key or IV, or an altered message")
-                }
-            }
-            return Array(output[0..<Int(written + final)])
-        }
+        return try CBCCipher.run(loaded.cipher, name: "DES-CBC", blockLength: Self.blockLength, operation, input, key: key, iv: iv)
     }
 }
 
