@@ -42,14 +42,11 @@ public enum UmengReplyParser {
             mobile: ProviderReply.string(data?["mobile"]), verifyResult: verify ?? (data?["verifyResult"]).flatMap(boolean), requestId: requestId(reply))
     }
 
-    /// `X-Ca-Request-Id` when it is 1-64 hex digits and `-` with no run of 7+ decimal digits.
+    /// `X-Ca-Request-Id` when it looks like the gateway's UUIDs: 1-64 hex digits and `-`.
     private static func requestId(_ reply: CarrierHTTPReply) -> String? {
-        guard let text = reply.header("X-Ca-Request-Id"), (1...64).contains(text.utf8.count) else { return nil }
-        var run = 0
-        for byte in text.utf8 {
-            run = (48...57).contains(byte) ? run + 1 : 0
-            guard run < 7, (48...57).contains(byte) || (65...70).contains(byte) || (97...102).contains(byte) || byte == 0x2D else { return nil }
-        }
+        guard let text = reply.header("X-Ca-Request-Id"), (1...64).contains(text.utf8.count),
+            text.utf8.allSatisfy({ (48...57).contains($0) || (65...70).contains($0) || (97...102).contains($0) || $0 == 0x2D })
+        else { return nil }
         return text
     }
 
