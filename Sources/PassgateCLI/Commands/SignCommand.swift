@@ -33,6 +33,9 @@ struct SignCommand: ParsableCommand {
     @Option(help: "Number verification: the 11-digit mainland number to verify (default: a phone-number request).")
     var phone: String?
 
+    @Option(name: .customLong("field"), help: "A providerFields value the app's provider reads besides the token, as NAME=VALUE (repeatable; MobTech: opToken, operator).")
+    var fields: [String] = []
+
     @Option(name: .customLong("request-id"), help: "The id sent to providers that take one of ours (exID, outId; default: fresh per request).")
     var requestId: String?
 
@@ -51,11 +54,12 @@ struct SignCommand: ParsableCommand {
     func run() throws {
         let host = SignHost(configuration: try config.load())
         try reportingErrors {
+            let providerFields = try providerFields()
             for (token, phone) in try calls() {
                 try Self.checkPlain(token, option: tokensFile == nil ? "--token" : "--tokens")
                 var signed: SignedRequest
                 do throws(SignHost.Refusal) {
-                    signed = try host.sign(appId: appId, provider: provider, token: token, phone: phone, requestId: requestId)
+                    signed = try host.sign(appId: appId, provider: provider, token: token, phone: phone, providerFields: providerFields, requestId: requestId)
                 } catch {
                     throw CLIError(.usage, error.description)
                 }
@@ -77,6 +81,17 @@ struct SignCommand: ParsableCommand {
             }
         default: throw CLIError(.usage, "give exactly one of --token or --tokens")
         }
+    }
+
+    /// `--field NAME=VALUE` options as a `providerFields` object; a repeated name is refused.
+    private func providerFields() throws -> [String: String] {
+        var sent: [String: String] = [:]
+        for field in fields {
+            let parts = field.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+            guard parts.count == 2, !parts[0].isEmpty else { throw CLIError(.usage, "--field must be NAME=VALUE, got '\(parts[0])…'") }
+            guard sent.updateValue(String(parts[1]), forKey: String(parts[0])) == nil else { throw CLIError(.usage, "--field \(parts[0]) is given twice") }
+        }
+        return sent
     }
 
     /// Rejects values a provider would answer with a confusing code (stray whitespace is CMCC's classic 103119).
