@@ -96,7 +96,7 @@ public struct ReplyFuzzHost: Sendable {
     private static func phoneNumberCall(
         _ provider: any ReplyFuzzing, _ app: any ProviderApp
     ) throws(PassgateError) -> (call: FuzzedCall, prepared: PreparedCall<PhoneNumberOutcome>) {
-        try prepare { () throws(PassgateError) in try provider.phoneNumber(app: app, token: token, context: CallContext(requestId: requestId)) }
+        try prepare { () throws(PassgateError) in try provider.phoneNumber(app: app, token: token, context: CallContext(requestId: requestId, providerFields: sampleFields(provider))) }
     }
 
     /// The verification of ``phoneNumber`` by `app`, for ``token``.
@@ -104,8 +104,21 @@ public struct ReplyFuzzHost: Sendable {
         _ provider: any ReplyFuzzing, _ app: any ProviderApp
     ) throws(PassgateError) -> (call: FuzzedCall, prepared: PreparedCall<VerificationOutcome>) {
         try prepare { () throws(PassgateError) in
-            try provider.verify(app: app, token: token, phoneNumber: phoneNumber, context: CallContext(requestId: requestId))
+            try provider.verify(app: app, token: token, phoneNumber: phoneNumber, context: CallContext(requestId: requestId, providerFields: sampleFields(provider)))
         }
+    }
+
+    /// A value for each field `provider` requires (`providerFields`), as a server passes it on:
+    /// its shortest length, one letter repeated (no digit, so a digit run in an error comes from
+    /// the reply, never from what was sent).
+    static func sampleFields(_ provider: any ReplyFuzzing) throws(PassgateError) -> ProviderFields {
+        var sent: [String: String] = [:]
+        for field in provider.providerFields where field.required {
+            let letters = Array(UInt8(ascii: "a")...UInt8(ascii: "z")) + Array(UInt8(ascii: "A")...UInt8(ascii: "Z")) + Array(0x21...0x7E)
+            let byte = letters.first(where: field.charset.allows) ?? UInt8(ascii: "a")
+            sent[field.name] = String(repeating: String(UnicodeScalar(byte)), count: max(field.minLength, 1))
+        }
+        return try ProviderFields(checking: sent, against: provider.providerFields, provider: provider.id)
     }
 
     /// A call from `make`, made again (up to 64 times) while its random msgid has a run of 7+

@@ -3,6 +3,7 @@ import ProviderAliyun
 import ProviderCMCC
 import ProviderJVerification
 import ProviderShanyan
+import ProviderYidun
 
 extension ProviderRegistry {
     /// Every provider this build ships: the one list, which `passgate` (the composition root) hands
@@ -13,5 +14,6 @@ extension ProviderRegistry {
         JVerificationProvider(),
         ShanyanProvider(),
         AliyunProvider(),
+        YidunProvider(),
     ])
 }

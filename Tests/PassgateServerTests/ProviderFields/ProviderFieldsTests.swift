@@ -119,12 +119,13 @@ struct ProviderFieldsTests {
         }
     }
 
-    @Test("the built-in providers declare no fields: a non-empty providerFields is refused naming its key, an empty or absent one is not")
+    @Test("the built-in providers that declare no fields: a non-empty providerFields is refused naming its key, an empty or absent one is not")
     func builtInProvidersReadNone() async throws {
-        #expect(!ProviderRegistry.builtIn.ids.isEmpty)
-        for id in ProviderRegistry.builtIn.ids {
+        // Those that read fields are held to their declarations by their own end-to-end tests.
+        let readingNone = ProviderRegistry.builtIn.ids.filter { ProviderRegistry.builtIn[$0]?.providerFields.isEmpty == true }
+        #expect(readingNone.contains("cmcc"))
+        for id in readingNone {
             let provider = try #require(ProviderRegistry.builtIn[id])
-            #expect(provider.providerFields.isEmpty, "\(id)")
             // What the server runs for every request, with this provider's declaration.
             #expect(try ProviderFields(checking: [:], against: provider.providerFields, provider: id).isEmpty)
             let error = #expect(throws: PassgateError.self) {
