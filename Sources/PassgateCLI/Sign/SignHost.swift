@@ -24,7 +24,10 @@ public struct SignHost: Sendable {
     /// The signed request for `token` (and `phone`, for a verification) of app `appId`, with its
     /// provider's explanation. `provider`, when given, must be the app's. `requestId` is the id sent
     /// to providers that take one of ours; nil: a fresh one, as for a served request.
-    public func sign(appId: String, provider: String? = nil, token: String, phone: String?, requestId: String? = nil) throws(Refusal) -> SignedRequest {
+    /// `providerFields` are held to the provider's declaration, as the server holds a request's.
+    public func sign(
+        appId: String, provider: String? = nil, token: String, phone: String?, providerFields: [String: String] = [:], requestId: String? = nil
+    ) throws(Refusal) -> SignedRequest {
         guard let app = configuration.app(appId) else {
             throw Refusal(description: "--app-id \(appId) is not a configured app (apps: \(configuration.apps.map(\.appId).joined(separator: ", ")))")
         }
@@ -35,7 +38,13 @@ public struct SignHost: Sendable {
         if let phone, !MSISDN.isMainland(phone) {
             throw Refusal(description: "--phone must be an 11-digit mainland mobile number (1[3-9] + 9 digits), got '\(phone)'")
         }
-        let context = CallContext(requestId: requestId ?? MessageID.make())
+        let fields: ProviderFields
+        do throws(PassgateError) {
+            fields = try ProviderFields(checking: providerFields, against: carrier.providerFields, provider: app.provider)
+        } catch {
+            throw Refusal(description: "--field: \(error.message)")
+        }
+        let context = CallContext(requestId: requestId ?? MessageID.make(), providerFields: fields)
         let request: ProviderRequest
         do throws(PassgateError) {
             if let phone {
