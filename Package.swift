@@ -38,6 +38,7 @@ let package = Package(
         .library(name: "ProviderShanyan", targets: ["ProviderShanyan"]),
         .library(name: "ProviderAliyun", targets: ["ProviderAliyun"]),
         .library(name: "ProviderYidun", targets: ["ProviderYidun"]),
+        .library(name: "ProviderTencent", targets: ["ProviderTencent"]),
         .library(name: "PassgateAPI", targets: ["PassgateAPI"]),
         // For the fuzz targets (Fuzz/Package.swift): the API's HTTP/1.1 channel and the configuration reader.
         .library(name: "EventLoopExecution", targets: ["EventLoopExecution"]),
@@ -140,12 +141,17 @@ let package = Package(
             dependencies: ["PassgateCore", "OpenSSLCrypto"],
             swiftSettings: swiftSettings
         ),
+        .target(
+            name: "ProviderTencent",
+            dependencies: ["PassgateCore", "OpenSSLCrypto"],
+            swiftSettings: swiftSettings
+        ),
         // MARK: Layer 4, assembly: the provider registry
         // The providers this build ships, one line each: the list the composition root (`passgate`)
         // hands to the configuration and the sandbox; tests and the fuzz package use the same list.
         .target(
             name: "PassgateProviders",
-            dependencies: ["PassgateCore", "ProviderCMCC", "ProviderJVerification", "ProviderShanyan", "ProviderAliyun", "ProviderYidun"],
+            dependencies: ["PassgateCore", "ProviderCMCC", "ProviderJVerification", "ProviderShanyan", "ProviderAliyun", "ProviderYidun", "ProviderTencent"],
             swiftSettings: swiftSettings
         ),
         // MARK: Layer 3, parts: the reply-fuzz host
@@ -346,6 +352,11 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
         .testTarget(
+            name: "ProviderTencentTests",
+            dependencies: ["ProviderTencent", "PassgateCore", "PassgateConfig", "OpenSSLCrypto", "PassgateTestSupport"],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
             name: "DedicatedThreadsTests",
             dependencies: [
                 "DedicatedThreads",
@@ -371,12 +382,12 @@ let package = Package(
         .testTarget(
             name: "PassgateConfigTests",
             dependencies: [
-                "ProviderCMCC", "ProviderJVerification", "ProviderShanyan", "ProviderAliyun", "ProviderYidun", "PassgateConfig", "OpenSSLCrypto", "PassgateCore", "PassgateTestSupport"],
+                "ProviderCMCC", "ProviderJVerification", "ProviderShanyan", "ProviderAliyun", "ProviderYidun", "ProviderTencent", "PassgateConfig", "OpenSSLCrypto", "PassgateCore", "PassgateTestSupport"],
             swiftSettings: swiftSettings
         ),
         .testTarget(
             name: "CarrierSandboxTests",
-            dependencies: ["PassgateTestSupport", "PassgateProviders", "ProviderCMCC", "ProviderJVerification", "ProviderShanyan", "ProviderAliyun", "ProviderYidun", "CarrierSandbox", "PassgateCore", "OpenSSLCrypto", "CurlTransport"],
+            dependencies: ["PassgateTestSupport", "PassgateProviders", "ProviderCMCC", "ProviderJVerification", "ProviderShanyan", "ProviderAliyun", "ProviderYidun", "ProviderTencent", "CarrierSandbox", "PassgateCore", "OpenSSLCrypto", "CurlTransport"],
             swiftSettings: swiftSettings
         ),
         .target(
@@ -409,6 +420,7 @@ let package = Package(
                 "ProviderShanyan",
                 "ProviderAliyun",
                 "ProviderYidun",
+                "ProviderTencent",
                 "PassgateServer", "PassgateConfig", "PassgateState", "CarrierSandbox", "PassgateCore", "CurlTransport", "OpenSSLCrypto",
                 "PassgateTestSupport", "PassgateLiveTestSupport",
                 .product(name: "Logging", package: "swift-log"),

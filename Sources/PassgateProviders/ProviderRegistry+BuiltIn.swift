@@ -3,6 +3,7 @@ import ProviderAliyun
 import ProviderCMCC
 import ProviderJVerification
 import ProviderShanyan
+import ProviderTencent
 import ProviderYidun
 
 extension ProviderRegistry {
@@ -15,5 +16,6 @@ extension ProviderRegistry {
         ShanyanProvider(),
         AliyunProvider(),
         YidunProvider(),
+        TencentProvider(),
     ])
 }

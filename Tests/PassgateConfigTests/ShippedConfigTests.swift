@@ -23,7 +23,7 @@ struct ShippedConfigTests {
             #expect(String(describing: first.log.level) == "info" && first.log.format == .json)
             #expect(first.state.backend == .memory && first.state.replayKey == nil)
             #expect(first.providers["cmcc"]?.baseURLs == [])
-            #expect(first.apps.map(\.appId) == ["300011111111", "300022222222", "jg-demo", "sy-demo", "ali-demo", "yd-demo"])
+            #expect(first.apps.map(\.appId) == ["300011111111", "300022222222", "jg-demo", "sy-demo", "ali-demo", "yd-demo", "1400000001"])
             let jverification = try #require(first.app("jg-demo")?.settings as? JVerificationApp)
             #expect(jverification.appKey == "jgdemoappkey0001" && jverification.privateKey?.bits == 2048 && jverification.apiVersion == 1)
             #expect(first.app("300011111111")?.cmcc?.signMode == .md5)
@@ -38,7 +38,7 @@ struct ShippedConfigTests {
             #expect(first.clients.count == 1)
             #expect(client.id == "sandbox-demo")
             #expect(client.apiKeySHA256 == (try Digest.sha256(Array("pg_sandbox_demo_key".utf8))))
-            #expect(client.apps == ["300011111111", "300022222222", "jg-demo", "sy-demo", "ali-demo", "yd-demo"])
+            #expect(client.apps == ["300011111111", "300022222222", "jg-demo", "sy-demo", "ali-demo", "yd-demo", "1400000001"])
             #expect(client.ratePerSecond == 200)
 
             // Generated as PKCS#8, directory 0700, file 0600.
