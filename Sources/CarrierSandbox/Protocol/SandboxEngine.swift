@@ -35,7 +35,7 @@ final class SandboxEngine: Sendable {
         self.emulators = emulators
         var routes: [String: (emulator: any ProviderEmulator, route: EmulatorRoute)] = [:]
         for emulator in emulators {
-            for route in emulator.routes where routes[route.path] == nil { routes[route.path] = (emulator, route) }
+            for route in emulator.routes(for: configuration.apps) where routes[route.path] == nil { routes[route.path] = (emulator, route) }
         }
         self.routes = routes
         let apps = Self.table(configuration.apps)

@@ -58,7 +58,7 @@ public struct SignHost: Sendable {
         }
         let call = ExplainedCall(operation: phone == nil ? .phoneNumber : .verify, token: token, phoneNumber: phone, request: request)
         return SignedRequest(
-            provider: app.provider, baseURL: configuration.providers[app.provider]?.baseURLs.first ?? "", call: call,
+            provider: app.provider, baseURL: request.baseURL ?? configuration.providers[app.provider]?.baseURLs.first ?? "", call: call,
             explanation: carrier.explanation(of: call, app: app.settings))
     }
 }
