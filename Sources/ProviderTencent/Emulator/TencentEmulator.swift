@@ -6,6 +6,7 @@ import PassgateCore
 public struct TencentEmulator: ProviderEmulator {
     /// What Tencent Cloud holds for an app: its AppKey (the app is named by its sdkappid).
     public struct Credentials: EmulatedCredentials {
+        /// The AppKey inside the string the `sig` digests.
         public var appKey: String
         public var accountKey: String? { nil }
 

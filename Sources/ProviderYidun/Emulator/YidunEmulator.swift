@@ -5,6 +5,7 @@ import PassgateCore
 public struct YidunEmulator: ProviderEmulator {
     /// What Yidun holds for an app: its business and product key.
     public struct Credentials: EmulatedCredentials {
+        /// The one-click login business the product key must belong to.
         public var businessId: String
         /// The product key's id, which names the account in every request.
         public var secretId: String
