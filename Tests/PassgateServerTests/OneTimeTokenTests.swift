@@ -35,7 +35,9 @@ struct OneTimeTokenTests {
                 ))
             }
             await impatient.shutdown(gracePeriodMs: 0)
-            try await Task.sleep(for: .milliseconds(1500))
+            // The retry goes once the one carrier call has been answered, not while it is in flight.
+            let answered = #"passgate_carrier_outcomes_total{provider="cmcc",operation="phone_number",code="ok"} 1"#
+            try #require(try await eventually { try await passgate.metrics().contains(answered) })
             let retry = try await passgate.post("/v1/phone-number", ["appId": Self.md5, "token": token])
             #expect(retry.status == 200 && retry.json["phoneNumber"] as? String == "13612345678", "\(retry.body)")
             #expect(retry.json["replayed"] as? Bool == true)
