@@ -511,8 +511,8 @@ def go_targets(document, add):
 
 
 def plots(document, directory):
-    """One latency-distribution PNG per scenario measured against the 200 ms sandbox too (the
-    every-load ones); returns {op: file name}."""
+    """One latency-distribution PNG per every-load scenario of the run's bench plan that ran (for a
+    run saved without a plan, per scenario measured against the 200 ms sandbox); returns {op: file name}."""
     import matplotlib
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
@@ -523,8 +523,13 @@ def plots(document, directory):
     colors = {1: "tab:blue", 64: "tab:orange", 1024: "tab:green"}
     written = {}
     titles = benchplan.titles(document)
-    plotted = [op for op in dict.fromkeys(list(titles) + [record["op"] for record in results.values()]) if any(
-        record["kind"] == "passgate" and record["op"] == op and record["latencyMs"] for record in results.values())]
+    if document.get("plan"):
+        plan = benchplan.Plan(document["plan"])
+        candidates = [name for name in plan.scenarios if plan.scenario(name).every_load]
+    else:
+        candidates = [op for op in dict.fromkeys(record["op"] for record in results.values())
+                      if any(record["op"] == op and record["latencyMs"] for record in results.values())]
+    plotted = [op for op in candidates if any(record["kind"] == "passgate" and record["op"] == op for record in results.values())]
     for op in plotted:
         figure, axes = plt.subplots(1, 2, figsize=(12, 4.8), sharey=False)
         for axis, latency in zip(axes, (0, 200)):
@@ -574,12 +579,12 @@ def scenario_list(document):
 
 
 def provider_list(document):
-    """"the `a` and `b` providers": the providers of the run's bench plan."""
+    """"`a` and `b` providers": the providers of the run's bench plan."""
     if not document.get("plan"):
-        return "the bench plan's providers"
+        return "bench plan's providers"
     ids = [f"`{provider['id']}`" for provider in document["plan"]["providers"]]
     listed = ids[0] if len(ids) == 1 else ", ".join(ids[:-1]) + " and " + ids[-1]
-    return f"the {listed} provider{'s' if len(ids) > 1 else ''}"
+    return f"{listed} provider{'s' if len(ids) > 1 else ''}"
 
 
 def upstream_list(document):

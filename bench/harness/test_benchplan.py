@@ -145,7 +145,7 @@ class ReportTests(unittest.TestCase):
         document = {"plan": PLAN}
         self.assertEqual(benchplan.titles(document)["nu"], "nu label, POST /v1/phone-number")
         self.assertIn("`nu` nu label (newcomer)", report.scenario_list(document))
-        self.assertEqual(report.provider_list(document), "the `alpha` and `newcomer` providers")
+        self.assertEqual(report.provider_list(document), "`alpha` and `newcomer` providers")
         self.assertIn("`nu` nu's endpoint", report.upstream_list(document))
 
     def test_a_run_saved_without_a_plan_still_reports(self):
