@@ -11,9 +11,9 @@ public struct BenchScenario: Sendable {
         case oneLoad = "one-load"
     }
 
-    /// The scenario's short name, unique in the plan: letters and digits (`md5`, `jv`).
+    /// The scenario's short name, unique in the plan: lower-case letters and digits (`md5`, `jv`).
     public var name: String
-    /// What it measures, for the report's titles (`JVerification (loginTokenVerify)`); the bench
+    /// What it measures, for the report's titles (the provider's name and its call); the bench
     /// adds Passgate's route.
     public var label: String
     /// The Passgate route it loads: `phoneNumber` (`POST /v1/phone-number`) or `verify`
