@@ -48,12 +48,12 @@ public struct ReplyFuzzHost: Sendable {
             throw Refusal(description: "provider \(id): its fuzz app cannot be made: \(error)")
         }
         do throws(PassgateError) {
-            _ = try Self.phoneNumberCall(provider, app.app)
+            _ = try Self.phoneNumberCall(provider, app)
         } catch {
             throw Refusal(description: "provider \(id): its fuzz app cannot prepare a phone-number call: \(error.message)")
         }
         // A provider or app that cannot verify (no key for it) is fuzzed on phone-number replies only.
-        fuzzesVerify = (try? Self.verifyCall(provider, app.app)) != nil
+        fuzzesVerify = (try? Self.verifyCall(provider, app)) != nil
         self.provider = provider
         self.app = app
         self.checkRedaction = checkRedaction
@@ -64,8 +64,8 @@ public struct ReplyFuzzHost: Sendable {
     public func check(_ bytes: [UInt8]) -> [String] {
         guard let input = ReplyInput(bytes) else { return [] }
         // The init prepared both once; a failure now would be a provider's own nondeterminism.
-        guard let phoneNumberCall = try? Self.phoneNumberCall(provider, app.app) else { return ["phone number: the call cannot be prepared again"] }
-        let verifyCall = fuzzesVerify ? (try? Self.verifyCall(provider, app.app)) : nil
+        guard let phoneNumberCall = try? Self.phoneNumberCall(provider, app) else { return ["phone number: the call cannot be prepared again"] }
+        let verifyCall = fuzzesVerify ? (try? Self.verifyCall(provider, app)) : nil
         if fuzzesVerify, verifyCall == nil { return ["verify: the call cannot be prepared again"] }
         var problems: [String] = []
         let login = provider.fuzzReply(input, to: phoneNumberCall.call)
@@ -85,8 +85,8 @@ public struct ReplyFuzzHost: Sendable {
     /// input; no verification when the fuzz app cannot verify): for tests that a seed reaches the
     /// path it was written for.
     public func answers(_ bytes: [UInt8]) -> (phoneNumber: ProviderAnswer<PhoneNumberOutcome>, verify: ProviderAnswer<VerificationOutcome>?)? {
-        guard let input = ReplyInput(bytes), let phoneNumberCall = try? Self.phoneNumberCall(provider, app.app) else { return nil }
-        let verifyCall = fuzzesVerify ? (try? Self.verifyCall(provider, app.app)) : nil
+        guard let input = ReplyInput(bytes), let phoneNumberCall = try? Self.phoneNumberCall(provider, app) else { return nil }
+        let verifyCall = fuzzesVerify ? (try? Self.verifyCall(provider, app)) : nil
         let phoneNumber = phoneNumberCall.prepared.interpret(provider.fuzzReply(input, to: phoneNumberCall.call).reply)
         let verify = verifyCall.map { $0.prepared.interpret(provider.fuzzReply(input, to: $0.call).reply) }
         return (phoneNumber, verify)
@@ -94,17 +94,20 @@ public struct ReplyFuzzHost: Sendable {
 
     /// The phone-number call of `app`, for ``token``.
     private static func phoneNumberCall(
-        _ provider: any ReplyFuzzing, _ app: any ProviderApp
+        _ provider: any ReplyFuzzing, _ app: FuzzApp
     ) throws(PassgateError) -> (call: FuzzedCall, prepared: PreparedCall<PhoneNumberOutcome>) {
-        try prepare { () throws(PassgateError) in try provider.phoneNumber(app: app, token: token, context: CallContext(requestId: requestId)) }
+        try prepare { () throws(PassgateError) in
+            try provider.phoneNumber(app: app.app, token: token, context: CallContext(requestId: requestId, providerFields: app.providerFields))
+        }
     }
 
     /// The verification of ``phoneNumber`` by `app`, for ``token``.
     private static func verifyCall(
-        _ provider: any ReplyFuzzing, _ app: any ProviderApp
+        _ provider: any ReplyFuzzing, _ app: FuzzApp
     ) throws(PassgateError) -> (call: FuzzedCall, prepared: PreparedCall<VerificationOutcome>) {
         try prepare { () throws(PassgateError) in
-            try provider.verify(app: app, token: token, phoneNumber: phoneNumber, context: CallContext(requestId: requestId))
+            try provider.verify(
+                app: app.app, token: token, phoneNumber: phoneNumber, context: CallContext(requestId: requestId, providerFields: app.providerFields))
         }
     }
 

@@ -1,6 +1,7 @@
 import PassgateCore
 import ProviderAliyun
 import ProviderCMCC
+import ProviderGeetest
 import ProviderJVerification
 import ProviderShanyan
 
@@ -13,5 +14,6 @@ extension ProviderRegistry {
         JVerificationProvider(),
         ShanyanProvider(),
         AliyunProvider(),
+        GeetestProvider(),
     ])
 }
