@@ -38,6 +38,7 @@ let package = Package(
         .library(name: "ProviderShanyan", targets: ["ProviderShanyan"]),
         .library(name: "ProviderAliyun", targets: ["ProviderAliyun"]),
         .library(name: "ProviderGeetest", targets: ["ProviderGeetest"]),
+        .library(name: "ProviderGetui", targets: ["ProviderGetui"]),
         .library(name: "PassgateAPI", targets: ["PassgateAPI"]),
         // For the fuzz targets (Fuzz/Package.swift): the API's HTTP/1.1 channel and the configuration reader.
         .library(name: "EventLoopExecution", targets: ["EventLoopExecution"]),
@@ -140,12 +141,17 @@ let package = Package(
             dependencies: ["PassgateCore", "OpenSSLCrypto"],
             swiftSettings: swiftSettings
         ),
+        .target(
+            name: "ProviderGetui",
+            dependencies: ["PassgateCore", "OpenSSLCrypto"],
+            swiftSettings: swiftSettings
+        ),
         // MARK: Layer 4, assembly: the provider registry
         // The providers this build ships, one line each: the list the composition root (`passgate`)
         // hands to the configuration and the sandbox; tests and the fuzz package use the same list.
         .target(
             name: "PassgateProviders",
-            dependencies: ["PassgateCore", "ProviderCMCC", "ProviderJVerification", "ProviderShanyan", "ProviderAliyun", "ProviderGeetest"],
+            dependencies: ["PassgateCore", "ProviderCMCC", "ProviderJVerification", "ProviderShanyan", "ProviderAliyun", "ProviderGeetest", "ProviderGetui"],
             swiftSettings: swiftSettings
         ),
         // MARK: Layer 3, parts: the reply-fuzz host
@@ -346,6 +352,11 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
         .testTarget(
+            name: "ProviderGetuiTests",
+            dependencies: ["ProviderGetui", "PassgateCore", "OpenSSLCrypto", "PassgateTestSupport"],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
             name: "DedicatedThreadsTests",
             dependencies: [
                 "DedicatedThreads",
@@ -376,7 +387,7 @@ let package = Package(
         ),
         .testTarget(
             name: "CarrierSandboxTests",
-            dependencies: ["PassgateTestSupport", "PassgateProviders", "ProviderCMCC", "ProviderJVerification", "ProviderShanyan", "ProviderAliyun", "ProviderGeetest", "CarrierSandbox", "PassgateCore", "OpenSSLCrypto", "CurlTransport"],
+            dependencies: ["PassgateTestSupport", "PassgateProviders", "ProviderCMCC", "ProviderJVerification", "ProviderShanyan", "ProviderAliyun", "ProviderGeetest", "ProviderGetui", "CarrierSandbox", "PassgateCore", "OpenSSLCrypto", "CurlTransport"],
             swiftSettings: swiftSettings
         ),
         .target(
@@ -409,6 +420,7 @@ let package = Package(
                 "ProviderShanyan",
                 "ProviderAliyun",
                 "ProviderGeetest",
+                "ProviderGetui",
                 "PassgateServer", "PassgateConfig", "PassgateState", "CarrierSandbox", "PassgateCore", "CurlTransport", "OpenSSLCrypto",
                 "PassgateTestSupport", "PassgateLiveTestSupport",
                 .product(name: "Logging", package: "swift-log"),

@@ -2,6 +2,7 @@ import PassgateCore
 import ProviderAliyun
 import ProviderCMCC
 import ProviderGeetest
+import ProviderGetui
 import ProviderJVerification
 import ProviderShanyan
 
@@ -15,5 +16,6 @@ extension ProviderRegistry {
         ShanyanProvider(),
         AliyunProvider(),
         GeetestProvider(),
+        GetuiProvider(),
     ])
 }
