@@ -49,12 +49,12 @@ extension GeetestEmulator {
             if object["is_phone_encode"] == .bool(true), let key = credentials.map({ Array($0.appKey.utf8) }), key.count == 32,
                 let cipher = try? AESCBC.encrypt(Array(record.phoneNumber.utf8), key: key, iv: GeetestProvider.numberIV)
             {
-                outcome.result = Hex.lowercase(cipher)
+                outcome.msisdn = Hex.lowercase(cipher)
             } else {
-                outcome.result = record.phoneNumber
+                outcome.msisdn = record.phoneNumber
             }
         } else {
-            outcome.result = object["phone"]!.stringValue! == record.phoneNumber ? "0" : "1"
+            outcome.verdict = object["phone"]!.stringValue! == record.phoneNumber ? "0" : "1"
         }
         return outcome.answer("200", "")
     }

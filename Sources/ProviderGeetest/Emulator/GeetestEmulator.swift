@@ -34,27 +34,20 @@ public struct GeetestEmulator: ProviderEmulator {
     public func forcedCodeProblem(_ code: String) -> String? { EmulatorChecks.numericCodeProblem(code) }
 
     /// Geetest's decision on one call: `status` (a JSON number), `error_msg`, `result` (the
-    /// number, or "0"/"1" for a verification) and `charge`.
-    struct Answer: DescribedEmulatorAnswer {
-        var product: SandboxProduct
-        var code = ""
-        var desc = ""
-        var echo = ""
-        var appId = ""
-        /// `result`: the number (hex ciphertext or clear), or the verification's "0"/"1".
-        var result: String?
+    /// number, hex ciphertext or clear, or the verification's verdict "0"/"1") and `charge`.
+    struct Answer: DecidedEmulatorAnswer {
+        var decision: EmulatorDecision
+        /// `charge`: whether Geetest bills the call.
         var charge = false
-        var phoneNumber: String?
 
-        init(_ product: SandboxProduct) { self.product = product }
+        init(_ product: SandboxProduct) { decision = EmulatorDecision(product) }
 
         var provider: String { Geetest.providerID }
         var httpStatus: Int { 200 }
         var isSuccess: Bool { code == "200" }
 
         func forced(_ code: String) -> Answer {
-            var copy = answer(code, Geetest.codes.entries[code]?.meaning ?? "forced by PUT /sandbox/faults")
-            copy.result = nil
+            var copy = forcing(code, meaning: Geetest.codes.entries[code]?.meaning)
             copy.charge = code == "200"
             return copy
         }
@@ -62,7 +55,7 @@ public struct GeetestEmulator: ProviderEmulator {
         func body(echo: String) -> [UInt8] {
             var object = JSONObjectWriter()
             object.add("status", json: Array((code.isEmpty ? "0" : code).utf8))
-            object.add("result", result ?? "")
+            object.add("result", (product == .login ? msisdn : verdict) ?? "")
             object.add("error_msg", desc)
             object.add("charge", charge)
             return object.finish()

@@ -33,7 +33,7 @@ extension GetuiEmulator {
         guard let cipher = try? AESCBC.encrypt(Array(record.phoneNumber.utf8), key: expected.numberKey, iv: GetuiProvider.numberIV) else {
             return outcome.answer("40032", "master secret shorter than 16 bytes")
         }
-        outcome.pn = Hex.lowercase(cipher)
+        outcome.msisdn = Hex.lowercase(cipher)
         return outcome.answer("20000", "success")
     }
 }

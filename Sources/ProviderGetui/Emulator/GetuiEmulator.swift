@@ -40,33 +40,23 @@ public struct GetuiEmulator: ProviderEmulator {
     public func forcedCodeProblem(_ code: String) -> String? { EmulatorChecks.numericCodeProblem(code) }
 
     /// Getui's decision on one call: `errno` 0 and `data.result`, `data.msg`, `data.data.pn`.
-    struct Answer: DescribedEmulatorAnswer {
-        var product: SandboxProduct
-        var code = ""
-        var desc = ""
-        var echo = ""
-        var appId = ""
-        /// `pn`: hex AES-128-CBC of the number.
-        var pn: String?
-        var phoneNumber: String?
+    /// The number (`msisdn`) is `pn`, hex AES-128-CBC.
+    struct Answer: DecidedEmulatorAnswer {
+        var decision: EmulatorDecision
 
-        init(_ product: SandboxProduct) { self.product = product }
+        init(_ product: SandboxProduct) { decision = EmulatorDecision(product) }
 
         var provider: String { Getui.providerID }
         var httpStatus: Int { 200 }
         var isSuccess: Bool { code == "20000" }
 
-        func forced(_ code: String) -> Answer {
-            var copy = answer(code, Getui.codes.entries[code]?.meaning ?? "forced by PUT /sandbox/faults")
-            copy.pn = nil
-            return copy
-        }
+        func forced(_ code: String) -> Answer { forcing(code, meaning: Getui.codes.entries[code]?.meaning) }
 
         func body(echo: String) -> [UInt8] {
             var inner = JSONObjectWriter()
             inner.add("result", code)
             inner.add("msg", desc)
-            if let pn {
+            if let pn = msisdn {
                 var number = JSONObjectWriter()
                 number.add("pn", pn)
                 inner.add("data", object: number)
