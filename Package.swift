@@ -37,6 +37,8 @@ let package = Package(
         .library(name: "ProviderJVerification", targets: ["ProviderJVerification"]),
         .library(name: "ProviderShanyan", targets: ["ProviderShanyan"]),
         .library(name: "ProviderAliyun", targets: ["ProviderAliyun"]),
+        .library(name: "ProviderGeetest", targets: ["ProviderGeetest"]),
+        .library(name: "ProviderGetui", targets: ["ProviderGetui"]),
         .library(name: "PassgateAPI", targets: ["PassgateAPI"]),
         // For the fuzz targets (Fuzz/Package.swift): the API's HTTP/1.1 channel and the configuration reader.
         .library(name: "EventLoopExecution", targets: ["EventLoopExecution"]),
@@ -134,12 +136,22 @@ let package = Package(
             dependencies: ["PassgateCore", "OpenSSLCrypto"],
             swiftSettings: swiftSettings
         ),
+        .target(
+            name: "ProviderGeetest",
+            dependencies: ["PassgateCore", "OpenSSLCrypto"],
+            swiftSettings: swiftSettings
+        ),
+        .target(
+            name: "ProviderGetui",
+            dependencies: ["PassgateCore", "OpenSSLCrypto"],
+            swiftSettings: swiftSettings
+        ),
         // MARK: Layer 4, assembly: the provider registry
         // The providers this build ships, one line each: the list the composition root (`passgate`)
         // hands to the configuration and the sandbox; tests and the fuzz package use the same list.
         .target(
             name: "PassgateProviders",
-            dependencies: ["PassgateCore", "ProviderCMCC", "ProviderJVerification", "ProviderShanyan", "ProviderAliyun"],
+            dependencies: ["PassgateCore", "ProviderCMCC", "ProviderJVerification", "ProviderShanyan", "ProviderAliyun", "ProviderGeetest", "ProviderGetui"],
             swiftSettings: swiftSettings
         ),
         // MARK: Layer 3, parts: the reply-fuzz host
@@ -335,6 +347,16 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
         .testTarget(
+            name: "ProviderGeetestTests",
+            dependencies: ["ProviderGeetest", "PassgateCore", "OpenSSLCrypto", "PassgateTestSupport"],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "ProviderGetuiTests",
+            dependencies: ["ProviderGetui", "PassgateCore", "OpenSSLCrypto", "PassgateTestSupport"],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
             name: "DedicatedThreadsTests",
             dependencies: [
                 "DedicatedThreads",
@@ -360,12 +382,12 @@ let package = Package(
         .testTarget(
             name: "PassgateConfigTests",
             dependencies: [
-                "ProviderCMCC", "ProviderJVerification", "ProviderShanyan", "ProviderAliyun", "PassgateConfig", "OpenSSLCrypto", "PassgateCore", "PassgateTestSupport"],
+                "ProviderCMCC", "ProviderJVerification", "ProviderShanyan", "ProviderAliyun", "ProviderGeetest", "PassgateConfig", "OpenSSLCrypto", "PassgateCore", "PassgateTestSupport"],
             swiftSettings: swiftSettings
         ),
         .testTarget(
             name: "CarrierSandboxTests",
-            dependencies: ["PassgateTestSupport", "PassgateProviders", "ProviderCMCC", "ProviderJVerification", "ProviderShanyan", "ProviderAliyun", "CarrierSandbox", "PassgateCore", "OpenSSLCrypto", "CurlTransport"],
+            dependencies: ["PassgateTestSupport", "PassgateProviders", "ProviderCMCC", "ProviderJVerification", "ProviderShanyan", "ProviderAliyun", "ProviderGeetest", "ProviderGetui", "CarrierSandbox", "PassgateCore", "OpenSSLCrypto", "CurlTransport"],
             swiftSettings: swiftSettings
         ),
         .target(
@@ -397,6 +419,8 @@ let package = Package(
                 "ProviderJVerification",
                 "ProviderShanyan",
                 "ProviderAliyun",
+                "ProviderGeetest",
+                "ProviderGetui",
                 "PassgateServer", "PassgateConfig", "PassgateState", "CarrierSandbox", "PassgateCore", "CurlTransport", "OpenSSLCrypto",
                 "PassgateTestSupport", "PassgateLiveTestSupport",
                 .product(name: "Logging", package: "swift-log"),

@@ -52,12 +52,12 @@ public struct ReplyFuzzHost: Sendable {
             throw Refusal(description: "provider \(id): its fuzz app cannot be made: \(error)")
         }
         do throws(PassgateError) {
-            phoneNumberCall = try Self.phoneNumberCall(provider, app.app)
+            phoneNumberCall = try Self.phoneNumberCall(provider, app)
         } catch {
             throw Refusal(description: "provider \(id): its fuzz app cannot prepare a phone-number call: \(error.message)")
         }
         // A provider or app that cannot verify (no key for it) is fuzzed on phone-number replies only.
-        verifyCall = try? Self.verifyCall(provider, app.app)
+        verifyCall = try? Self.verifyCall(provider, app)
         self.provider = provider
         self.app = app
         self.checkRedaction = checkRedaction
@@ -96,17 +96,20 @@ public struct ReplyFuzzHost: Sendable {
 
     /// The phone-number call of `app`, for ``token``.
     private static func phoneNumberCall(
-        _ provider: any ReplyFuzzing, _ app: any ProviderApp
+        _ provider: any ReplyFuzzing, _ app: FuzzApp
     ) throws(PassgateError) -> (call: FuzzedCall, prepared: PreparedCall<PhoneNumberOutcome>) {
-        try prepare { () throws(PassgateError) in try provider.phoneNumber(app: app, token: token, context: CallContext(requestId: requestId)) }
+        try prepare { () throws(PassgateError) in
+            try provider.phoneNumber(app: app.app, token: token, context: CallContext(requestId: requestId, providerFields: app.providerFields))
+        }
     }
 
     /// The verification of ``phoneNumber`` by `app`, for ``token``.
     private static func verifyCall(
-        _ provider: any ReplyFuzzing, _ app: any ProviderApp
+        _ provider: any ReplyFuzzing, _ app: FuzzApp
     ) throws(PassgateError) -> (call: FuzzedCall, prepared: PreparedCall<VerificationOutcome>) {
         try prepare { () throws(PassgateError) in
-            try provider.verify(app: app, token: token, phoneNumber: phoneNumber, context: CallContext(requestId: requestId))
+            try provider.verify(
+                app: app.app, token: token, phoneNumber: phoneNumber, context: CallContext(requestId: requestId, providerFields: app.providerFields))
         }
     }
 

@@ -1,6 +1,8 @@
 import PassgateCore
 import ProviderAliyun
 import ProviderCMCC
+import ProviderGeetest
+import ProviderGetui
 import ProviderJVerification
 import ProviderShanyan
 
@@ -13,5 +15,7 @@ extension ProviderRegistry {
         JVerificationProvider(),
         ShanyanProvider(),
         AliyunProvider(),
+        GeetestProvider(),
+        GetuiProvider(),
     ])
 }

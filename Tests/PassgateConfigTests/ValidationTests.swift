@@ -163,7 +163,7 @@ struct ValidationTests {
         #expect(problems(provider + "apps: [300011111111]").map(\.path) == ["apps[0]"])
         #expect(problems(provider + "apps: {appId: x}").map(\.path) == ["apps"])
         let unknown = problems(provider + "apps: [{appId: \"300011111111\", provider: cucc, signMode: md5, secret: \"env:APP_SECRET\"}]", environment: Minimal.environment)
-        #expect(unknown.map(\.message) == ["apps[0].provider: unknown provider 'cucc'; supported: aliyun, cmcc, jverification, shanyan"])
+        #expect(unknown.count == 1 && unknown.first?.message.hasPrefix("apps[0].provider: unknown provider 'cucc'; supported: aliyun, cmcc, ") == true, "\(unknown)")
         let unconfigured = problems("apps: [{appId: \"300011111111\", signMode: md5, secret: \"env:APP_SECRET\"}]", environment: Minimal.environment)
         #expect(unconfigured.map(\.path) == ["apps[0].provider"])
         #expect(unconfigured.first?.message.contains("add providers.cmcc") == true)

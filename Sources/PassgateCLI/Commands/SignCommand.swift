@@ -36,6 +36,9 @@ struct SignCommand: ParsableCommand {
     @Option(name: .customLong("request-id"), help: "The id sent to providers that take one of ours (exID, outId; default: fresh per request).")
     var requestId: String?
 
+    @Option(name: .customLong("field"), help: "A providerFields value the app's provider reads, as NAME=VALUE (Geetest's processId); repeatable.")
+    var fields: [String] = []
+
     @Option(name: .customLong("base-url"), help: "Base URL of the request line (default: the provider's first configured one, or the embedded sandbox).")
     var baseURL: String?
 
@@ -53,9 +56,10 @@ struct SignCommand: ParsableCommand {
         try reportingErrors {
             for (token, phone) in try calls() {
                 try Self.checkPlain(token, option: tokensFile == nil ? "--token" : "--tokens")
+                let fields = try providerFields()
                 var signed: SignedRequest
                 do throws(SignHost.Refusal) {
-                    signed = try host.sign(appId: appId, provider: provider, token: token, phone: phone, requestId: requestId)
+                    signed = try host.sign(appId: appId, provider: provider, token: token, phone: phone, requestId: requestId, fields: fields)
                 } catch {
                     throw CLIError(.usage, error.description)
                 }
@@ -63,6 +67,18 @@ struct SignCommand: ParsableCommand {
                 print(bodyOnly ? signed.body : json ? signed.json(showSecrets: showSecrets) : signed.text(showSecrets: showSecrets))
             }
         }
+    }
+
+    /// `--field NAME=VALUE` options as `providerFields`.
+    private func providerFields() throws -> [String: String] {
+        var sent: [String: String] = [:]
+        for field in fields {
+            guard let equals = field.firstIndex(of: "="), equals != field.startIndex else {
+                throw CLIError(.usage, "--field must be NAME=VALUE (providerFields.NAME), got '\(field.prefix { $0 != "=" })…'")
+            }
+            sent[String(field[..<equals])] = String(field[field.index(after: equals)...])
+        }
+        return sent
     }
 
     /// The (token, phone) pairs to sign: `--token` with `--phone`, or every line of `--tokens`.
