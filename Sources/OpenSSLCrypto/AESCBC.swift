@@ -1,35 +1,51 @@
 import COpenSSL
 
-/// AES-128-CBC with PKCS#7 padding through OpenSSL 3's EVP interface, for provider protocols that
-/// require it (an aggregator that encrypts the number this way). Unauthenticated: a wrong key usually fails
-/// the padding check but can yield garbage, so callers validate the plaintext.
+/// AES-CBC with PKCS#7 padding through OpenSSL 3's EVP interface, for provider protocols that
+/// require it (aggregators that encrypt the number this way: AES-128 under a 16-byte key, AES-256
+/// under a 32-byte one). The key's length picks the cipher, as the providers' own demos do: a
+/// caller holding the provider's key never names the variant. Unauthenticated: a wrong key
+/// usually fails the padding check but can yield garbage, so callers validate the plaintext.
 public enum AESCBC {
-    /// Key and IV length in bytes (AES-128).
-    public static let keyLength = 16
+    /// The key lengths accepted, in bytes: 16 (AES-128) and 32 (AES-256). AES-192 is left out, as
+    /// no provider uses it: a 24-byte key is more likely a mistake than a choice.
+    public static let keyLengths = [16, 32]
+    /// The block and IV length in bytes, whatever the key.
     public static let blockLength = 16
 
-    /// Encrypts `plaintext` under `key` with `iv`, padded to whole blocks (PKCS#7).
-    /// - Throws: `OpenSSLError` (`.encrypt`) for a key or IV that is not 16 bytes, or an OpenSSL failure.
+    /// Encrypts `plaintext` under `key` (16 or 32 bytes) with `iv`, padded to whole blocks (PKCS#7).
+    /// - Throws: `OpenSSLError` (`.encrypt`) for a key that is neither 16 nor 32 bytes, an IV
+    ///   that is not 16, or an OpenSSL failure.
     public static func encrypt(_ plaintext: [UInt8], key: [UInt8], iv: [UInt8]) throws -> [UInt8] {
         try run(.encrypt, plaintext, key: key, iv: iv)
     }
 
     /// Decrypts a whole number of blocks and strips the PKCS#7 padding.
-    /// - Throws: `OpenSSLError` (`.decrypt`) for a key or IV that is not 16 bytes, a length that is
-    ///   not a positive multiple of 16, or bad padding (a wrong key, most of the time).
+    /// - Throws: `OpenSSLError` (`.decrypt`) for a key that is neither 16 nor 32 bytes, an IV that
+    ///   is not 16, a length that is not a positive multiple of 16, or bad padding (a wrong key,
+    ///   most of the time).
     public static func decrypt(_ ciphertext: [UInt8], key: [UInt8], iv: [UInt8]) throws -> [UInt8] {
         guard !ciphertext.isEmpty, ciphertext.count % blockLength == 0 else {
-            throw OpenSSLError(operation: .decrypt, reason: "AES-128-CBC ciphertext is \(ciphertext.count) bytes, not a positive multiple of 16")
+            throw OpenSSLError(operation: .decrypt, reason: "AES-CBC ciphertext is \(ciphertext.count) bytes, not a positive multiple of 16")
         }
         return try run(.decrypt, ciphertext, key: key, iv: iv)
     }
 
-    private static func run(_ operation: OpenSSLError.Operation, _ input: [UInt8], key: [UInt8], iv: [UInt8]) throws -> [UInt8] {
-        guard key.count == keyLength, iv.count == blockLength else {
-            throw OpenSSLError(operation: operation, reason: "AES-128-CBC needs a 16-byte key and IV, got \(key.count) and \(iv.count) bytes")
+    /// The cipher for a key of `length` bytes, and its name for messages; nil for other lengths.
+    private static func cipher(keyLength length: Int) -> (cipher: OpaquePointer?, name: String)? {
+        switch length {
+        case 16: (FetchedAlgorithms.shared.aes128CBC, "AES-128-CBC")
+        case 32: (FetchedAlgorithms.shared.aes256CBC, "AES-256-CBC")
+        default: nil
         }
-        guard let cipher = FetchedAlgorithms.shared.aes128CBC else {
-            throw OpenSSLError(operation: operation, reason: "AES-128-CBC is not available from the loaded OpenSSL providers")
+    }
+
+    private static func run(_ operation: OpenSSLError.Operation, _ input: [UInt8], key: [UInt8], iv: [UInt8]) throws -> [UInt8] {
+        guard let (fetched, algorithm) = cipher(keyLength: key.count), iv.count == blockLength else {
+            throw OpenSSLError(
+                operation: operation, reason: "AES-CBC needs a 16-byte key (AES-128) or a 32-byte key (AES-256) and a 16-byte IV, got \(key.count) and \(iv.count) bytes")
+        }
+        guard let cipher = fetched else {
+            throw OpenSSLError(operation: operation, reason: "\(algorithm) is not available from the loaded OpenSSL providers")
         }
         let encrypting: Int32 = operation == .encrypt ? 1 : 0
         let name = operation == .encrypt ? "encryption" : "decryption"
@@ -39,18 +55,18 @@ public enum AESCBC {
             }
             defer { EVP_CIPHER_CTX_free(ctx) }
             guard EVP_CipherInit_ex2(ctx, cipher, key, iv, encrypting, nil) == 1 else {
-                throw OpenSSLErrorQueue.failure(operation, "AES-128-CBC \(name) could not be initialised")
+                throw OpenSSLErrorQueue.failure(operation, "\(algorithm) \(name) could not be initialised")
             }
             var output = [UInt8](repeating: 0, count: input.count + blockLength)
             var written: Int32 = 0
             var final: Int32 = 0
             try output.withUnsafeMutableBufferPointer { buffer in
                 guard EVP_CipherUpdate(ctx, buffer.baseAddress, &written, input, Int32(input.count)) == 1 else {
-                    throw OpenSSLErrorQueue.failure(operation, "AES-128-CBC \(name) failed")
+                    throw OpenSSLErrorQueue.failure(operation, "\(algorithm) \(name) failed")
                 }
                 guard EVP_CipherFinal_ex(ctx, buffer.baseAddress! + Int(written), &final) == 1 else {
                     throw OpenSSLErrorQueue.failure(
-                        operation, operation == .encrypt ? "AES-128-CBC encryption could not be finished" : "AES-128-CBC padding is wrong: another key or IV, or an altered message")
+                        operation, operation == .encrypt ? "\(algorithm) encryption could not be finished" : "\(algorithm) padding is wrong: another key or IV, or an altered message")
                 }
             }
             return Array(output[0..<Int(written + final)])

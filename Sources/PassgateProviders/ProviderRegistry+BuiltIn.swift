@@ -1,6 +1,8 @@
 import PassgateCore
 import ProviderAliyun
 import ProviderCMCC
+import ProviderGeetest
+import ProviderGetui
 import ProviderJVerification
 import ProviderShanyan
 import ProviderTencent
@@ -15,6 +17,8 @@ extension ProviderRegistry {
         JVerificationProvider(),
         ShanyanProvider(),
         AliyunProvider(),
+        GeetestProvider(),
+        GetuiProvider(),
         YidunProvider(),
         TencentProvider(),
     ])

@@ -5,7 +5,11 @@ import PassgateCore
 extension YidunProvider: ReplyFuzzing {
     public func fuzzApp() throws -> FuzzApp {
         let secretId = "fuzz-secret-id", secretKey = "fuzz-secret-key"
-        return FuzzApp(app: YidunApp(appId: "fuzzapp", businessId: "fuzz-business", secretId: secretId, secretKey: secretKey), secrets: [secretKey])
+        // The carrier's token is a providerField: letters only, so a digit run in an error comes from the reply.
+        let fields = try ProviderFields(checking: ["accessToken": "fuzzcarriertokenabcdef"], against: providerFields, provider: id)
+        return FuzzApp(
+            app: YidunApp(appId: "fuzzapp", businessId: "fuzz-business", secretId: secretId, secretKey: secretKey), secrets: [secretKey],
+            providerFields: fields)
     }
 
     /// A code only from a non-HTML JSON object with a `code`, 2xx or not; the code 1-6 digits; a

@@ -92,6 +92,17 @@ final class SandboxEngine: Sendable {
 
     var stats: SandboxStats { ledger.withLock { $0.stats } }
 
+    /// An answer starts waiting out the latency (the listener's scheduled reply).
+    func delayStarted() {
+        ledger.withLock { ledger in
+            ledger.stats.answersDelayedNow += 1
+            ledger.stats.mostAnswersDelayedAtOnce = max(ledger.stats.mostAnswersDelayedAtOnce, ledger.stats.answersDelayedNow)
+        }
+    }
+
+    /// A delayed answer is written (or its connection gone).
+    func delayEnded() { ledger.withLock { $0.stats.answersDelayedNow -= 1 } }
+
     /// Lets the emulator decide a carrier call, records it, then lets the current fault shape the answer.
     private func carrierCall(_ emulator: any ProviderEmulator, _ route: EmulatorRoute, _ request: EmulatorRequest) -> SandboxAnswer {
         let settings = runtime.withLock { $0 }

@@ -56,19 +56,12 @@ public struct JVerificationEmulator: ProviderEmulator {
     public func forcedCodeProblem(_ code: String) -> String? { EmulatorChecks.numericCodeProblem(code) }
 
     /// JVerification's decision on one call; its reply has `code` and `id` as JSON numbers, `phone` base64.
-    struct Answer: DescribedEmulatorAnswer {
-        var product: SandboxProduct
-        var code = ""
-        var desc = ""
-        var echo = ""
-        var appId = ""
-        var msisdn: String?
-        var taskId: String?
+    struct Answer: DecidedEmulatorAnswer {
+        var decision: EmulatorDecision
         /// The v2 login answers a risk score.
         var score: Int?
-        var phoneNumber: String?
 
-        init(_ product: SandboxProduct) { self.product = product }
+        init(_ product: SandboxProduct) { decision = EmulatorDecision(product) }
 
         var provider: String { JVerification.providerID }
         var httpStatus: Int { 200 }
@@ -78,8 +71,7 @@ public struct JVerificationEmulator: ProviderEmulator {
         }
 
         func forced(_ code: String) -> Answer {
-            var copy = answer(code, JVerification.codes.entries[code]?.meaning ?? "forced by PUT /sandbox/faults")
-            copy.msisdn = nil
+            var copy = forcing(code, meaning: JVerification.codes.entries[code]?.meaning)
             copy.score = nil
             return copy
         }

@@ -41,25 +41,17 @@ public struct TencentEmulator: ProviderEmulator {
     public func forcedCodeProblem(_ code: String) -> String? { EmulatorChecks.numericCodeProblem(code) }
 
     /// Tencent's decision on one call: `result`, `errmsg` and the number.
-    struct Answer: DescribedEmulatorAnswer {
-        var product: SandboxProduct
-        var code = ""
-        var desc = ""
-        var echo = ""
-        var appId = ""
-        var msisdn: String?
-        var phoneNumber: String?
+    struct Answer: DecidedEmulatorAnswer {
+        var decision: EmulatorDecision
         var httpStatus: Int { 200 }
 
-        init(_ product: SandboxProduct) { self.product = product }
+        init(_ product: SandboxProduct) { decision = EmulatorDecision(product) }
 
         var provider: String { Tencent.providerID }
         var isSuccess: Bool { code == "0" }
 
         func forced(_ code: String) -> Answer {
-            var copy = answer(code, "forced by PUT /sandbox/faults")
-            copy.msisdn = nil
-            return copy
+            forcing(code, meaning: nil)
         }
 
         func body(echo: String) -> [UInt8] {

@@ -40,7 +40,7 @@ extension YidunEmulator {
         }
         outcome.phoneNumber = record.phoneNumber
         if product == .verify {
-            outcome.verifyResult = fields["phone"] == record.phoneNumber ? 1 : 2
+            outcome.verdict = fields["phone"] == record.phoneNumber ? "1" : "2"
         } else {
             outcome.msisdn = record.phoneNumber
         }

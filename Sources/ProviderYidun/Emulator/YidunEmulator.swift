@@ -43,28 +43,18 @@ public struct YidunEmulator: ProviderEmulator {
 
     /// Yidun's decision on one call: `code`, `msg` and `data` (the number, or the verification's
     /// `result`).
-    struct Answer: DescribedEmulatorAnswer {
-        var product: SandboxProduct
-        var code = ""
-        var desc = ""
-        var echo = ""
-        var appId = ""
-        var msisdn: String?
-        /// The verification's `result`: 1 pass, 2 fail.
-        var verifyResult: Int?
-        var phoneNumber: String?
+    /// A verification's verdict is its `result`: "1" pass, "2" fail.
+    struct Answer: DecidedEmulatorAnswer {
+        var decision: EmulatorDecision
         var httpStatus: Int { 200 }
 
-        init(_ product: SandboxProduct) { self.product = product }
+        init(_ product: SandboxProduct) { decision = EmulatorDecision(product) }
 
         var provider: String { Yidun.providerID }
         var isSuccess: Bool { code == "200" }
 
         func forced(_ code: String) -> Answer {
-            var copy = answer(code, Yidun.codes.entries[code]?.meaning ?? "forced by PUT /sandbox/faults")
-            copy.msisdn = nil
-            copy.verifyResult = nil
-            return copy
+            forcing(code, meaning: Yidun.codes.entries[code]?.meaning)
         }
 
         func body(echo: String) -> [UInt8] {
@@ -77,7 +67,7 @@ public struct YidunEmulator: ProviderEmulator {
                     data.add("phone", msisdn ?? "")
                     data.add("resultCode", msisdn == nil ? "103111" : "0")
                 } else {
-                    data.add("result", verifyResult ?? 3)
+                    data.add("result", verdict.flatMap { Int($0) } ?? 3)
                 }
                 object.add("data", object: data)
             } else {
