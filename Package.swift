@@ -37,6 +37,10 @@ let package = Package(
         .library(name: "ProviderJVerification", targets: ["ProviderJVerification"]),
         .library(name: "ProviderShanyan", targets: ["ProviderShanyan"]),
         .library(name: "ProviderAliyun", targets: ["ProviderAliyun"]),
+        .library(name: "ProviderGeetest", targets: ["ProviderGeetest"]),
+        .library(name: "ProviderGetui", targets: ["ProviderGetui"]),
+        .library(name: "ProviderYidun", targets: ["ProviderYidun"]),
+        .library(name: "ProviderTencent", targets: ["ProviderTencent"]),
         .library(name: "ProviderMobTech", targets: ["ProviderMobTech"]),
         .library(name: "ProviderUmeng", targets: ["ProviderUmeng"]),
         .library(name: "PassgateAPI", targets: ["PassgateAPI"]),
@@ -137,6 +141,26 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
         .target(
+            name: "ProviderGeetest",
+            dependencies: ["PassgateCore", "OpenSSLCrypto"],
+            swiftSettings: swiftSettings
+        ),
+        .target(
+            name: "ProviderGetui",
+            dependencies: ["PassgateCore", "OpenSSLCrypto"],
+            swiftSettings: swiftSettings
+        ),
+        .target(
+            name: "ProviderYidun",
+            dependencies: ["PassgateCore", "OpenSSLCrypto"],
+            swiftSettings: swiftSettings
+        ),
+        .target(
+            name: "ProviderTencent",
+            dependencies: ["PassgateCore", "OpenSSLCrypto"],
+            swiftSettings: swiftSettings
+        ),
+        .target(
             name: "ProviderMobTech",
             dependencies: ["PassgateCore", "OpenSSLCrypto"],
             swiftSettings: swiftSettings
@@ -151,7 +175,7 @@ let package = Package(
         // hands to the configuration and the sandbox; tests and the fuzz package use the same list.
         .target(
             name: "PassgateProviders",
-            dependencies: ["PassgateCore", "ProviderCMCC", "ProviderJVerification", "ProviderShanyan", "ProviderAliyun", "ProviderMobTech", "ProviderUmeng"],
+            dependencies: ["PassgateCore", "ProviderCMCC", "ProviderJVerification", "ProviderShanyan", "ProviderAliyun", "ProviderGeetest", "ProviderGetui", "ProviderYidun", "ProviderTencent", "ProviderMobTech", "ProviderUmeng"],
             swiftSettings: swiftSettings
         ),
         // MARK: Layer 3, parts: the reply-fuzz host
@@ -347,6 +371,26 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
         .testTarget(
+            name: "ProviderGeetestTests",
+            dependencies: ["ProviderGeetest", "PassgateCore", "OpenSSLCrypto", "PassgateTestSupport"],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "ProviderGetuiTests",
+            dependencies: ["ProviderGetui", "PassgateCore", "OpenSSLCrypto", "PassgateTestSupport"],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "ProviderYidunTests",
+            dependencies: ["ProviderYidun", "PassgateCore", "PassgateConfig", "OpenSSLCrypto", "PassgateTestSupport"],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "ProviderTencentTests",
+            dependencies: ["ProviderTencent", "PassgateCore", "PassgateConfig", "OpenSSLCrypto", "PassgateTestSupport"],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
             name: "ProviderMobTechTests",
             dependencies: ["ProviderMobTech", "PassgateCore", "OpenSSLCrypto", "PassgateTestSupport"],
             swiftSettings: swiftSettings
@@ -382,12 +426,12 @@ let package = Package(
         .testTarget(
             name: "PassgateConfigTests",
             dependencies: [
-                "ProviderCMCC", "ProviderJVerification", "ProviderShanyan", "ProviderAliyun", "ProviderMobTech", "ProviderUmeng", "PassgateConfig", "OpenSSLCrypto", "PassgateCore", "PassgateTestSupport"],
+                "ProviderCMCC", "ProviderJVerification", "ProviderShanyan", "ProviderAliyun", "ProviderGeetest", "ProviderYidun", "ProviderTencent", "ProviderMobTech", "ProviderUmeng", "PassgateConfig", "OpenSSLCrypto", "PassgateCore", "PassgateTestSupport"],
             swiftSettings: swiftSettings
         ),
         .testTarget(
             name: "CarrierSandboxTests",
-            dependencies: ["PassgateTestSupport", "PassgateProviders", "ProviderCMCC", "ProviderJVerification", "ProviderShanyan", "ProviderAliyun", "ProviderMobTech", "ProviderUmeng", "CarrierSandbox", "PassgateCore", "OpenSSLCrypto", "CurlTransport"],
+            dependencies: ["PassgateTestSupport", "PassgateProviders", "ProviderCMCC", "ProviderJVerification", "ProviderShanyan", "ProviderAliyun", "ProviderGeetest", "ProviderGetui", "ProviderYidun", "ProviderTencent", "ProviderMobTech", "ProviderUmeng", "CarrierSandbox", "PassgateCore", "OpenSSLCrypto", "CurlTransport"],
             swiftSettings: swiftSettings
         ),
         .target(
@@ -419,6 +463,10 @@ let package = Package(
                 "ProviderJVerification",
                 "ProviderShanyan",
                 "ProviderAliyun",
+                "ProviderGeetest",
+                "ProviderGetui",
+                "ProviderYidun",
+                "ProviderTencent",
                 "ProviderMobTech",
                 "ProviderUmeng",
                 "PassgateServer", "PassgateConfig", "PassgateState", "CarrierSandbox", "PassgateCore", "CurlTransport", "OpenSSLCrypto",

@@ -12,6 +12,7 @@ final class FetchedAlgorithms: @unchecked Sendable {
     let hmac: OpaquePointer?
     let aes256GCM: OpaquePointer?
     let aes128CBC: OpaquePointer?
+    let aes256CBC: OpaquePointer?
 
     static let shared = FetchedAlgorithms()
 
@@ -21,6 +22,7 @@ final class FetchedAlgorithms: @unchecked Sendable {
         hmac = EVP_MAC_fetch(nil, "HMAC", nil)
         aes256GCM = EVP_CIPHER_fetch(nil, "AES-256-GCM", nil)
         aes128CBC = EVP_CIPHER_fetch(nil, "AES-128-CBC", nil)
+        aes256CBC = EVP_CIPHER_fetch(nil, "AES-256-CBC", nil)
         ERR_clear_error()
     }
 }

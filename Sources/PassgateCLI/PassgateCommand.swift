@@ -9,11 +9,11 @@ public struct PassgateCommand: AsyncParsableCommand {
         discussion: """
             Exit codes: 0 success, 1 probe: the instance answered other than 2xx, 64 bad arguments, 65 malformed input (key, ciphertext), 78 invalid configuration, \
             66 unreadable file or unset variable, 69 serve/sandbox: a listener cannot take its address (port in use, permission, unknown host), \
-            73 cannot write output.
+            70 bench-plan: a provider's bench description is incomplete, 73 cannot write output.
             """,
         subcommands: [
             ServeCommand.self, SandboxCommand.self, CheckConfigCommand.self, ProbeCommand.self, SignCommand.self, KeysCommand.self,
-            DecryptMSISDNCommand.self, UsageCommand.self,
+            DecryptMSISDNCommand.self, UsageCommand.self, BenchPlanCommand.self,
         ]
     )
 

@@ -159,6 +159,9 @@ public struct ProviderSettings: Sendable, Equatable, RedactedDescription {
     public var id: String
     /// Tried in order (fail-over only when a request provably never left).
     public var baseURLs: [String]
+    /// Where number verifications go instead, for a provider that serves them on another host
+    /// (Geetest's OnePass); empty: ``baseURLs``, as for most providers. Tried in order too.
+    public var verifyBaseURLs: [String] = []
     public var connectTimeoutMs = 1000
     public var timeoutMs = 3000
     /// PEM CA bundle for the carrier's TLS (absolute once loaded); `nil` means the system's.
@@ -192,7 +195,8 @@ public struct ProviderSettings: Sendable, Equatable, RedactedDescription {
     /// The proxy URL may carry credentials: only whether one is set.
     public var redactedFields: [(label: String, value: String)] {
         [
-            ("id", id), ("baseURLs", baseURLs.joined(separator: ",")), ("timeoutMs", "\(timeoutMs)"),
+            ("id", id), ("baseURLs", baseURLs.joined(separator: ",")), ("verifyBaseURLs", verifyBaseURLs.joined(separator: ",")),
+            ("timeoutMs", "\(timeoutMs)"),
             ("proxy", proxy == nil ? "none" : "set"), ("maxConcurrentCalls", "\(maxConcurrentCalls)"),
         ]
     }

@@ -21,8 +21,10 @@ public struct ReplyFuzzHost: Sendable {
 
     public let provider: any ReplyFuzzing
     let app: FuzzApp
-    /// Whether the fuzz app can verify: the provider's `verify` prepared a call.
-    public let fuzzesVerify: Bool
+    /// The phone-number call every input answers.
+    let phoneNumberCall: (call: FuzzedCall, prepared: PreparedCall<PhoneNumberOutcome>)
+    /// The verification every input also answers; nil when the fuzz app cannot verify.
+    let verifyCall: (call: FuzzedCall, prepared: PreparedCall<VerificationOutcome>)?
     /// Whether error texts are held to "no run of 7+ digits" (`PASSGATE_FUZZ_REDACTION`).
     let checkRedaction: Bool
 
@@ -31,9 +33,11 @@ public struct ReplyFuzzHost: Sendable {
         registry.ids.filter { registry[$0] is any ReplyFuzzing }
     }
 
-    /// A host for provider `id` of `registry`, its app made once (a key pair is slow to make). The
-    /// calls are prepared for each input: a global holding a runtime-made String (CMCC's msgid)
-    /// until exit is a leak to LeakSanitizer, which cannot follow Swift's tagged String pointers.
+    /// A host for provider `id` of `registry`, its app made and its calls prepared once: every
+    /// input answers the same requests (a run is repeatable), and signing per input made fuzzing
+    /// 2-9x slower. A process that keeps the host in a global until exit drops it before
+    /// LeakSanitizer's exit check (`Fuzz/Sources/FuzzProviderReply`), which cannot follow Swift's
+    /// tagged String pointers and would report the calls' msgid as leaked.
     public init(registry: ProviderRegistry, id: String, checkRedaction: Bool = true) throws(Refusal) {
         guard let registered = registry[id] else {
             throw Refusal(description: "provider \(id) is not registered (registered: \(registry.ids.joined(separator: ", ")))")
@@ -48,12 +52,12 @@ public struct ReplyFuzzHost: Sendable {
             throw Refusal(description: "provider \(id): its fuzz app cannot be made: \(error)")
         }
         do throws(PassgateError) {
-            _ = try Self.phoneNumberCall(provider, app)
+            phoneNumberCall = try Self.phoneNumberCall(provider, app)
         } catch {
             throw Refusal(description: "provider \(id): its fuzz app cannot prepare a phone-number call: \(error.message)")
         }
         // A provider or app that cannot verify (no key for it) is fuzzed on phone-number replies only.
-        fuzzesVerify = (try? Self.verifyCall(provider, app)) != nil
+        verifyCall = try? Self.verifyCall(provider, app)
         self.provider = provider
         self.app = app
         self.checkRedaction = checkRedaction
@@ -63,10 +67,6 @@ public struct ReplyFuzzHost: Sendable {
     /// invariant, empty when all hold. An empty input is no reply and passes.
     public func check(_ bytes: [UInt8]) -> [String] {
         guard let input = ReplyInput(bytes) else { return [] }
-        // The init prepared both once; a failure now would be a provider's own nondeterminism.
-        guard let phoneNumberCall = try? Self.phoneNumberCall(provider, app) else { return ["phone number: the call cannot be prepared again"] }
-        let verifyCall = fuzzesVerify ? (try? Self.verifyCall(provider, app)) : nil
-        if fuzzesVerify, verifyCall == nil { return ["verify: the call cannot be prepared again"] }
         var problems: [String] = []
         let login = provider.fuzzReply(input, to: phoneNumberCall.call)
         let loginAnswer = phoneNumberCall.prepared.interpret(login.reply)
@@ -85,35 +85,32 @@ public struct ReplyFuzzHost: Sendable {
     /// input; no verification when the fuzz app cannot verify): for tests that a seed reaches the
     /// path it was written for.
     public func answers(_ bytes: [UInt8]) -> (phoneNumber: ProviderAnswer<PhoneNumberOutcome>, verify: ProviderAnswer<VerificationOutcome>?)? {
-        guard let input = ReplyInput(bytes), let phoneNumberCall = try? Self.phoneNumberCall(provider, app) else { return nil }
-        let verifyCall = fuzzesVerify ? (try? Self.verifyCall(provider, app)) : nil
+        guard let input = ReplyInput(bytes) else { return nil }
         let phoneNumber = phoneNumberCall.prepared.interpret(provider.fuzzReply(input, to: phoneNumberCall.call).reply)
         let verify = verifyCall.map { $0.prepared.interpret(provider.fuzzReply(input, to: $0.call).reply) }
         return (phoneNumber, verify)
     }
 
+    /// Whether the fuzz app can verify: the provider's `verify` prepared a call.
+    public var fuzzesVerify: Bool { verifyCall != nil }
+
     /// The phone-number call of `app`, for ``token``.
     private static func phoneNumberCall(
         _ provider: any ReplyFuzzing, _ app: FuzzApp
     ) throws(PassgateError) -> (call: FuzzedCall, prepared: PreparedCall<PhoneNumberOutcome>) {
-        let context = try Self.context(provider, app)
-        return try prepare { () throws(PassgateError) in try provider.phoneNumber(app: app.app, token: token, context: context) }
+        try prepare { () throws(PassgateError) in
+            try provider.phoneNumber(app: app.app, token: token, context: CallContext(requestId: requestId, providerFields: app.providerFields))
+        }
     }
 
     /// The verification of ``phoneNumber`` by `app`, for ``token``.
     private static func verifyCall(
         _ provider: any ReplyFuzzing, _ app: FuzzApp
     ) throws(PassgateError) -> (call: FuzzedCall, prepared: PreparedCall<VerificationOutcome>) {
-        let context = try Self.context(provider, app)
-        return try prepare { () throws(PassgateError) in
-            try provider.verify(app: app.app, token: token, phoneNumber: phoneNumber, context: context)
+        try prepare { () throws(PassgateError) in
+            try provider.verify(
+                app: app.app, token: token, phoneNumber: phoneNumber, context: CallContext(requestId: requestId, providerFields: app.providerFields))
         }
-    }
-
-    /// The context of the prepared calls: the fuzz app's `providerFields`, checked as a request's are.
-    private static func context(_ provider: any ReplyFuzzing, _ app: FuzzApp) throws(PassgateError) -> CallContext {
-        let fields = try ProviderFields(checking: app.providerFields, against: provider.providerFields, provider: provider.id)
-        return CallContext(requestId: requestId, providerFields: fields)
     }
 
     /// A call from `make`, made again (up to 64 times) while its random msgid has a run of 7+

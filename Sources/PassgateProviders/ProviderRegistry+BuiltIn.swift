@@ -1,10 +1,14 @@
 import PassgateCore
 import ProviderAliyun
 import ProviderCMCC
+import ProviderGeetest
+import ProviderGetui
 import ProviderJVerification
 import ProviderMobTech
 import ProviderShanyan
+import ProviderTencent
 import ProviderUmeng
+import ProviderYidun
 
 extension ProviderRegistry {
     /// Every provider this build ships: the one list, which `passgate` (the composition root) hands
@@ -15,6 +19,10 @@ extension ProviderRegistry {
         JVerificationProvider(),
         ShanyanProvider(),
         AliyunProvider(),
+        GeetestProvider(),
+        GetuiProvider(),
+        YidunProvider(),
+        TencentProvider(),
         MobTechProvider(),
         UmengProvider(),
     ])

@@ -8,7 +8,7 @@ public struct JVerificationProvider: CarrierProvider {
 
     public var id: String { JVerification.providerID }
 
-    public var appKeys: [String] { ["appKey", "secret", "privateKey", "apiVersion"] }
+    public var appKeys: [String] { ["appKey", "secret", "privateKey", "apiVersion", "endpoint"] }
 
     public func phoneNumber(app: any ProviderApp, token: String, context: CallContext) throws(PassgateError) -> PreparedCall<PhoneNumberOutcome> {
         let app = try own(app, as: JVerificationApp.self)

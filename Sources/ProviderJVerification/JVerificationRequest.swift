@@ -12,22 +12,26 @@ public struct JVerificationRequest: Sendable, RedactedDescription {
     /// The `exID` we sent (Passgate's request id), which the reply echoes.
     public let exID: String
     public let authorization: String
+    /// The app's own base URL (a reseller's), or nil for the provider's.
+    public var baseURL: String?
 
-    /// `POST /v{1,2}/web/loginTokenVerify` `{"loginToken", "exID"}`.
+    /// `POST /v{1,2}/web/loginTokenVerify` (or the app's own endpoint) `{"loginToken", "exID"}`.
     public static func login(app: JVerificationApp, token: String, exID: String) -> JVerificationRequest {
         var json = JSONObjectWriter()
         json.add("loginToken", token)
         json.add("exID", exID)
-        return JVerificationRequest(path: loginPath(apiVersion: app.apiVersion), body: json.finish(), exID: exID, authorization: authorization(app))
+        return JVerificationRequest(
+            path: app.endpoint?.path ?? loginPath(apiVersion: app.apiVersion), body: json.finish(), exID: exID, authorization: authorization(app),
+            baseURL: app.endpoint?.baseURL)
     }
 
-    /// `POST /v1/web/verify` `{"token", "phone", "exID"}`.
+    /// `POST /v1/web/verify` `{"token", "phone", "exID"}`, at the app's own base URL when it names one.
     public static func verify(app: JVerificationApp, token: String, phoneNumber: String, exID: String) -> JVerificationRequest {
         var json = JSONObjectWriter()
         json.add("token", token)
         json.add("phone", phoneNumber)
         json.add("exID", exID)
-        return JVerificationRequest(path: verifyPath, body: json.finish(), exID: exID, authorization: authorization(app))
+        return JVerificationRequest(path: verifyPath, body: json.finish(), exID: exID, authorization: authorization(app), baseURL: app.endpoint?.baseURL)
     }
 
     /// `Basic base64(appKey:masterSecret)`.
@@ -40,11 +44,11 @@ public struct JVerificationRequest: Sendable, RedactedDescription {
         ProviderRequest(
             method: .post, path: path,
             headers: [("Authorization", authorization), ("Content-Type", "application/json; charset=utf-8"), ("Accept", "application/json")],
-            body: body, msgid: exID)
+            body: body, msgid: exID, baseURL: baseURL)
     }
 }
 
 extension JVerificationRequest {
     /// The body holds the token and `authorization` the master secret: path and exID only.
-    public var redactedFields: [(label: String, value: String)] { [("path", path), ("exID", exID)] }
+    public var redactedFields: [(label: String, value: String)] { [("path", path), ("exID", exID), ("baseURL", baseURL ?? "the provider's")] }
 }

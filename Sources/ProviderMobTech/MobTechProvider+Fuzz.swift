@@ -5,9 +5,8 @@ import PassgateCore
 extension MobTechProvider: ReplyFuzzing {
     public func fuzzApp() throws -> FuzzApp {
         let appSecret = "fuzz-mobtech-app-secret"
-        return FuzzApp(
-            app: MobTechApp(appId: "fuzzapp", appSecret: appSecret), secrets: [appSecret],
-            providerFields: ["opToken": "fuzz-op-token-abcdef", "operator": "CMCC"])
+        let fields = try ProviderFields(checking: ["opToken": "fuzz-op-token-abcdef", "operator": "CMCC"], against: providerFields, provider: id)
+        return FuzzApp(app: MobTechApp(appId: "fuzzapp", appSecret: appSecret), secrets: [appSecret], providerFields: fields)
     }
 
     /// A code only from a non-HTML JSON object with a `status`, 2xx or not; the code 1-6 ASCII

@@ -67,7 +67,7 @@ public struct ShanyanProvider: CarrierProvider {
         } catch {
             throw .internalError("cannot derive the AES key (MD5 unavailable)", underlying: error)
         }
-        return try MSISDN.decryptAES128CBC(mobileName, key: derived.key, iv: derived.iv)
+        return try MSISDN.decryptAESCBC(mobileName, key: derived.key, iv: derived.iv)
     }
 
     private static func request(app: ShanyanApp, token: String, phoneNumber: String?, context: CallContext) throws(PassgateError) -> ShanyanRequest {

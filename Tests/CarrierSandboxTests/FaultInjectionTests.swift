@@ -105,14 +105,13 @@ struct FaultInjectionTests {
         }
     }
 
-    @Test func sandboxEndpointsAreNeverFaulted() async throws {
+    @Test(.timeLimit(.minutes(1))) func sandboxEndpointsAreNeverFaulted() async throws {
         try await withSandbox({ $0.fault = .connectionReset; $0.latencyMs = 60_000 }) { sandbox in
-            let start = ContinuousClock.now
             _ = try await sandbox.mint()
             let stats = try await sandbox.send(.get, "/sandbox/stats")
             #expect(stats.status == 200)
-            // Far below the 60 s carrier latency: the control endpoints bypass faults and latency.
-            #expect(ContinuousClock.now - start < .seconds(30))
+            // The control endpoints bypass faults and latency: no answer waited.
+            #expect(sandbox.sandbox.stats.mostAnswersDelayedAtOnce == 0)
         }
     }
 

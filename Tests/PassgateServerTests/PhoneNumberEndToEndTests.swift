@@ -4,7 +4,9 @@ import CurlTransport
 import Foundation
 import Testing
 
-/// client -> Passgate (Hummingbird) -> libcurl -> CMCC sandbox, all real HTTP on loopback.
+/// client -> Passgate (Hummingbird) -> libcurl -> CMCC sandbox, all real HTTP on loopback: CMCC's
+/// exchange and the listeners' metrics. RSA numbers, verification and request ids run in-process
+/// (`PhoneNumberInProcessTests`).
 @Suite("REST API end to end against the embedded sandbox")
 struct PhoneNumberEndToEndTests {
     @Test("MD5 mode: a minted token becomes the phone number, with masked copy, task id and echoed reference")
@@ -21,42 +23,6 @@ struct PhoneNumberEndToEndTests {
             #expect((answer.json["carrierTaskId"] as? String)?.isEmpty == false)
             #expect(answer.header("Content-Type") == "application/json; charset=utf-8")
             #expect(answer.header("X-Request-Id") == answer.json["requestId"] as? String)
-        }
-    }
-
-    @Test("RSA mode: the sandbox's encrypted msisdn is decrypted with the app's key")
-    func rsaPhoneNumber() async throws {
-        try await withRunningPassgate { passgate in
-            let token = try await passgate.mintToken(appId: TestConfiguration.rsaApp, phone: "15000000001")
-            let answer = try await passgate.post("/v1/phone-number", ["appId": TestConfiguration.rsaApp, "token": token])
-            #expect(answer.status == 200, "\(answer.body)")
-            #expect(answer.json["phoneNumber"] as? String == "15000000001")
-        }
-    }
-
-    @Test("number verification answers match for the device's number and mismatch for another")
-    func verification() async throws {
-        try await withRunningPassgate { passgate in
-            let first = try await passgate.mintToken(appId: TestConfiguration.md5App, phone: "13800138000", product: "verify")
-            let match = try await passgate.post("/v1/phone-number/verify", ["appId": TestConfiguration.md5App, "token": first, "phoneNumber": "13800138000"])
-            #expect(match.status == 200, "\(match.body)")
-            #expect(match.json["result"] as? String == "match")
-            let second = try await passgate.mintToken(appId: TestConfiguration.md5App, phone: "13800138000", product: "verify")
-            let mismatch = try await passgate.post("/v1/phone-number/verify", ["appId": TestConfiguration.md5App, "token": second, "phoneNumber": "13800138001"])
-            #expect(mismatch.status == 200, "\(mismatch.body)")
-            #expect(mismatch.json["result"] as? String == "mismatch")
-        }
-    }
-
-    @Test("a sane X-Request-Id is kept, an unsafe one replaced")
-    func requestIds() async throws {
-        try await withRunningPassgate { passgate in
-            let kept = try await passgate.post("/v1/phone-number", ["appId": TestConfiguration.md5App], extraHeaders: [("X-Request-Id", "lb-1234.abc")])
-            #expect(kept.header("X-Request-Id") == "lb-1234.abc")
-            #expect(kept.error["requestId"] as? String == "lb-1234.abc")
-            let replaced = try await passgate.post("/v1/phone-number", ["appId": TestConfiguration.md5App], extraHeaders: [("X-Request-Id", "bad id {}")])
-            let generated = try #require(replaced.header("X-Request-Id"))
-            #expect(generated != "bad id {}" && generated.count == 32)
         }
     }
 

@@ -9,6 +9,7 @@ import ProviderShanyan
 import Testing
 
 /// Shanyan end to end: the REST API, the gateway, libcurl and the sandbox's Shanyan server on loopback.
+/// Only the exchanges go over the wire; the refusals run in-process through the same emulator.
 @Suite("Shanyan end to end")
 struct ShanyanEndToEndTests {
     static let app = "sy-shop"
@@ -60,21 +61,22 @@ struct ShanyanEndToEndTests {
         let logs = MemoryLogSink()
         var settings = Self.configuration()
         settings.log.level = .debug
-        try await withRunningPassgate(settings, logs: logs) { passgate in
-            let token = try await passgate.mintToken(appId: Self.app)
+        let sandbox = InProcessPassgate.sandbox(for: settings)
+        try await InProcessPassgate.with(InProcessPassgate.pointedAtSandbox(settings), carrier: sandbox, logs: logs) { passgate in
+            let token = try sandbox.mintToken(appId: Self.app)
             #expect(try await passgate.post("/v1/phone-number", ["appId": Self.app, "token": token]).status == 200)
             let spent = try await passgate.post("/v1/phone-number", ["appId": Self.app, "token": token], apiKey: TestConfiguration.secondShopApiKey)
             #expect(spent.status == 502 && spent.errorCode == "carrier_error" && spent.error["action"] as? String == "contact_provider", "\(spent.body)")
             #expect((spent.error["carrier"] as? [String: Any])?["code"] as? String == "400101")
-            let wrongKind = try await passgate.post("/v1/phone-number", ["appId": Self.app, "token": try await passgate.mintToken(appId: Self.app, product: "verify")])
+            let wrongKind = try await passgate.post("/v1/phone-number", ["appId": Self.app, "token": try sandbox.mintToken(appId: Self.app, product: "verify")])
             #expect((wrongKind.error["carrier"] as? [String: Any])?["code"] as? String == "400103", "\(wrongKind.body)")
-            try await passgate.forceResultCode("400201", provider: "shanyan")
-            let broke = try await passgate.post("/v1/phone-number", ["appId": Self.app, "token": try await passgate.mintToken(appId: Self.app)])
+            try await sandbox.forceResultCode("400201", provider: "shanyan")
+            let broke = try await passgate.post("/v1/phone-number", ["appId": Self.app, "token": try sandbox.mintToken(appId: Self.app)])
             #expect(broke.errorCode == "carrier_error" && (broke.error["carrier"] as? [String: Any])?["code"] as? String == "400201", "\(broke.body)")
-            try await passgate.forceResultCode("", provider: "shanyan")
+            try await sandbox.forceResultCode("", provider: "shanyan")
             for fault in ["html", "truncatedJSON"] {
-                try await passgate.setFault(fault)
-                let bad = try await passgate.post("/v1/phone-number", ["appId": Self.app, "token": try await passgate.mintToken(appId: Self.app, phone: "13900009753")])
+                try sandbox.setFault(fault)
+                let bad = try await passgate.post("/v1/phone-number", ["appId": Self.app, "token": try sandbox.mintToken(appId: Self.app, phone: "13900009753")])
                 #expect(bad.status == 502 && bad.errorCode == "carrier_bad_response" && !bad.body.contains("13900009753"), "\(bad.body)")
             }
             #expect(!logs.contents.joined().contains("13900009753"), "a fault's body reached the logs unredacted")

@@ -24,7 +24,7 @@ struct SharedStateTests {
     @Test("two instances sharing one Redis, the same token sent to both at once: one carrier call, identical answers")
     func twoInstancesOneCall() async throws {
         try await RedisServerProcess.with { redis in
-            let (sandbox, port) = try await CarrierErrorTests.misconfigured { $0.latencyMs = 300 }
+            let (sandbox, port) = try await startSandbox { $0.latencyMs = 300 }
             try await withRunningPassgate(Self.configuration(redis: redis, carrier: port)) { first in
                 try await withRunningPassgate(Self.configuration(redis: redis, carrier: port)) { second in
                     let token = try await RunningPassgate.mintToken(http: first.http, sandbox: "http://127.0.0.1:\(port)", appId: TestConfiguration.md5App, phone: "13912340000")
@@ -55,7 +55,7 @@ struct SharedStateTests {
     @Test("two instances, one call slot each, a call that waits for its slot longer than a lease, the retry sent to the other instance: the carrier sees the token once and both callers get the number")
     func retryOnOtherInstanceDuringQueuedCall() async throws {
         try await RedisServerProcess.with { redis in
-            let (sandbox, port) = try await CarrierErrorTests.misconfigured { $0.latencyMs = 2_500 }
+            let (sandbox, port) = try await startSandbox { $0.latencyMs = 2_500 }
             var configuration = Self.configuration(redis: redis, carrier: port)
             configuration.providers[CMCC.providerID]?.maxConcurrentCalls = 1
             configuration.providers[CMCC.providerID]?.callQueueTimeoutMs = 6_000
@@ -92,7 +92,7 @@ struct SharedStateTests {
     @Test("the state store refusing writes after the carrier answered: the caller gets the number, the give-up is counted, and a retry is told the token may be spent, with no second carrier call")
     func storeFailsAfterTheCall() async throws {
         try await RedisServerProcess.with { redis in
-            let (sandbox, port) = try await CarrierErrorTests.misconfigured { $0.latencyMs = 800 }
+            let (sandbox, port) = try await startSandbox { $0.latencyMs = 800 }
             var configuration = Self.configuration(redis: redis, carrier: port)
             configuration.state.claimLeaseMs = 1_000
             try await withRunningPassgate(configuration) { passgate in
@@ -125,7 +125,7 @@ struct SharedStateTests {
     @Test("Redis stopped mid-test: clear 503 errors, the carrier not called, /readyz still 200 (state degraded) and the metric at 0; recovers when Redis returns")
     func redisOutage() async throws {
         try await RedisServerProcess.with { redis in
-            let (sandbox, port) = try await CarrierErrorTests.misconfigured { _ in }
+            let (sandbox, port) = try await startSandbox { _ in }
             try await withRunningPassgate(TestConfiguration.withAdmin(Self.configuration(redis: redis, carrier: port))) { passgate in
                 let carrier = "http://127.0.0.1:\(port)"
                 #expect(try await passgate.send(.get, "/readyz", headers: []).status == 200)

@@ -8,7 +8,7 @@ import Testing
 /// What the Redis store does when Redis goes away, hangs, or comes back.
 @Suite("RedisStateStore failures", .serialized)
 struct RedisStateStoreFailureTests {
-    @Test("Redis stopped: every operation throws .unavailable promptly; ping throws")
+    @Test("Redis stopped: every operation throws .unavailable; ping throws; none hangs", .timeLimit(.minutes(1)))
     func stoppedRedis() async throws {
         let server = try await RedisServerProcess.start()
         defer { server.kill() }
@@ -17,7 +17,7 @@ struct RedisStateStoreFailureTests {
             _ = try await store.claim("c", owner: "A", leaseMs: 5_000, ttlMs: 10_000)
             await server.stop()
 
-            let elapsed = await elapsedMs {
+            do {
                 let error = await expectStateError(.unavailable) { try await store.get("k") }
                 #expect(error?.message.contains("127.0.0.1:\(server.port)") == true)
                 await expectStateError(.unavailable) { _ = try await store.settle("k", value: [2], ttlMs: 1000, owner: nil) }
@@ -26,7 +26,6 @@ struct RedisStateStoreFailureTests {
                 await expectStateError(.unavailable) { try await store.release("c", owner: "A") }
                 await expectStateError(.unavailable) { try await store.ping() }
             }
-            #expect(elapsed < 10_000, "six failing operations took \(elapsed) ms")
 
             // Many at once: all fail, none hangs.
             let failures = await withTaskGroup(of: StateStoreError.Kind?.self) { group in
@@ -90,7 +89,7 @@ struct RedisStateStoreFailureTests {
         }
     }
 
-    @Test("Redis hanging: operations throw .timeout within the budget, then recover")
+    @Test("Redis hanging: operations throw .timeout after the budget, then recover", .timeLimit(.minutes(1)))
     func hangingRedis() async throws {
         let server = try await RedisServerProcess.start()
         defer { server.kill() }
@@ -103,7 +102,7 @@ struct RedisStateStoreFailureTests {
                 #expect(error?.message.contains("127.0.0.1:\(server.port)") == true)
                 await expectStateError(.timeout) { try await store.get("k") }
             }
-            #expect(elapsed >= 500 && elapsed < 10_000, "two timed-out operations took \(elapsed) ms")
+            #expect(elapsed >= 500, "two timed-out operations took \(elapsed) ms")  // each waited out its 300 ms budget
 
             // More callers than connections: queued ones give up too, none waits forever.
             let kinds = await withTaskGroup(of: StateStoreError.Kind?.self) { group in

@@ -19,6 +19,7 @@ public final class LiteralAppFields: AppFieldReader {
     public func isPresent(_ key: String) -> Bool { values[key] != nil }
     public func path(of key: String) -> String { "apps[0].\(key)" }
     public func choice(_ key: String, _ options: [String]) -> String? { values[key].flatMap { options.contains($0) ? $0 : nil } }
+    public func text(_ key: String) -> String? { values[key] }
     public func secret(_ key: String, purpose: String) -> String? { values[key] }
     public func privateKey(_ key: String) -> RSAPrivateKey? { nil }
     public func report(_ key: String, _ message: String) { problems.append((key, message)) }

@@ -1,13 +1,13 @@
 """Request pools: fresh sandbox tokens minted in bench mode, turned into complete request bodies.
 
-Every body carries a token minted for this run and used once. The requests sent straight to the
+Every body carries a token minted for this run and used once, for the app the scenario's bench
+description names (`benchplan`). The requests sent straight to the
 sandbox (the upstream reference) are signed by the binary under test, not here: `passgate sign
 --json` prepares each through the app's provider - the same code `serve` runs, so a unique msgid or
 nonce, a current timestamp and a real signature (MD5, HMAC, SHA256withRSA, Basic credentials) come
 from one place, and a provider added to Passgate needs no signing code in the bench.
 """
 
-import collections
 import concurrent.futures
 import json
 import os
@@ -15,16 +15,14 @@ import subprocess
 import urllib.parse
 import urllib.request
 
-from . import benchconfig
-
 MINT_BATCH = 10_000  # the sandbox's bench-mode maximum per call
 
 
-def mint(sandbox_port, app_id, product, count):
+def mint(sandbox_port, app_id, product, phone, count):
     tokens = []
     while len(tokens) < count:
         batch = min(MINT_BATCH, count - len(tokens))
-        body = json.dumps({"appId": app_id, "phoneNumber": benchconfig.PHONE, "product": product, "count": batch}).encode()
+        body = json.dumps({"appId": app_id, "phoneNumber": phone, "product": product, "count": batch}).encode()
         request = urllib.request.Request(f"http://127.0.0.1:{sandbox_port}/sandbox/tokens", data=body, method="POST",
                                          headers={"Content-Type": "application/json"})
         with urllib.request.urlopen(request, timeout=30) as response:
@@ -38,12 +36,13 @@ def _compact(value):
 
 # --- bodies for Passgate ---------------------------------------------------------------------------
 
-def passgate_login(app_id, token):
-    return _compact({"appId": app_id, "token": token})
-
-
-def passgate_verify(app_id, token):
-    return _compact({"appId": app_id, "token": token, "phoneNumber": benchconfig.PHONE})
+def passgate_body(plan, op, token):
+    """Passgate's request body for one token of scenario `op`: the number too for a verification."""
+    scenario = plan.scenario(op)
+    body = {"appId": scenario.app, "token": token}
+    if scenario.operation == "verify":
+        body["phoneNumber"] = plan.phone
+    return _compact(body)
 
 
 # --- requests straight to the sandbox, signed by the binary ------------------------------------------
@@ -52,11 +51,12 @@ SIGN_CHUNK = 2_000  # tokens per `passgate sign` process; chunks run on every co
 
 
 def _sign_command(settings, op):
-    operation = OPERATIONS[op]
-    command = [settings["binary"], "sign", "--config", settings["config"], "--app-id", operation.app,
+    plan = settings["plan"]
+    scenario = plan.scenario(op)
+    command = [settings["binary"], "sign", "--config", settings["config"], "--app-id", scenario.app,
                "--tokens", "-", "--json", "--show-secrets"]
-    if operation.product == "verify":
-        command += ["--phone", benchconfig.PHONE]
+    if scenario.operation == "verify":
+        command += ["--phone", plan.phone]
     return command
 
 
@@ -90,36 +90,12 @@ def upstream_shape(settings, op):
     return _shapes[op]
 
 
-# --- operations ----------------------------------------------------------------------------------
-
-Operation = collections.namedtuple("Operation", (
-    "app", "product", "path", "body", "expect",  # Passgate: POST path with body(app, token)
-    "upstream_expect",                           # the sandbox's good-answer marker for the same load
-))
-PHONE_MARKER = f'"phoneNumber":"{benchconfig.PHONE}"'
-
-# op -> Operation. The upstream path, headers and bodies come from the binary (`upstream_shape`,
-# `signed_requests`); what stays here is which app and product each load uses and how a good answer looks.
-OPERATIONS = {
-    "md5": Operation(benchconfig.MD5_APP, "login", "/v1/phone-number", passgate_login, PHONE_MARKER, '"resultCode":"103000"'),
-    "rsa": Operation(benchconfig.RSA_APP, "login", "/v1/phone-number", passgate_login, PHONE_MARKER, '"resultCode":"103000"'),
-    "verify": Operation(benchconfig.MD5_APP, "verify", "/v1/phone-number/verify", passgate_verify, '"result":"match"',
-                        '"resultCode":"000"'),
-    # The aggregators' phone-number (login) paths. JiGuang's number comes back RSA-encrypted and
-    # Shanyan's AES-encrypted, so their sandbox answers are judged by the success code; Alibaba Cloud's
-    # carries the number in clear.
-    "jv": Operation(benchconfig.JV_APP, "login", "/v1/phone-number", passgate_login, PHONE_MARKER, '"code":8000,'),
-    "sy": Operation(benchconfig.SY_APP, "login", "/v1/phone-number", passgate_login, PHONE_MARKER, '"code":"200000"'),
-    "ali": Operation(benchconfig.ALI_APP, "login", "/v1/phone-number", passgate_login, PHONE_MARKER, f'"Mobile":"{benchconfig.PHONE}"'),
-}
-
-
 def build(settings, target, op, count):
-    """`count` bodies for `target` ("passgate" or "upstream") and operation `op`."""
-    operation = OPERATIONS[op]
-    tokens = mint(settings["sandbox_port"], operation.app, operation.product, count)
+    """`count` bodies for `target` ("passgate" or "upstream") and scenario `op` of the plan."""
+    plan = settings["plan"]
+    tokens = mint(settings["sandbox_port"], plan.scenario(op).app, plan.product(op), plan.phone, count)
     if target == "passgate":
-        return [operation.body(operation.app, token) for token in tokens]
+        return [passgate_body(plan, op, token) for token in tokens]
     return [request["body"] for request in signed_requests(settings, op, tokens)]
 
 

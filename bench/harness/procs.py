@@ -8,7 +8,6 @@ import time
 import urllib.error
 import urllib.request
 
-from . import benchconfig
 
 CLOCK_TICKS = os.sysconf("SC_CLK_TCK")
 
@@ -184,12 +183,13 @@ def start_passgate(binary, settings, log_dir, keep_logs=False, wrapper=()):
 
 
 def start_go(binary, settings, port, log_dir):
-    """The Go reference (bench/goref) in front of the sandbox, with the run's API key and MD5 app;
-    returns it and its start-up time."""
+    """The Go reference (bench/goref) in front of the sandbox, with the run's API key and the app of
+    the md5 scenario it reimplements (its id and MD5 sign secret); returns it and its start-up time."""
     directory = os.path.join(os.path.dirname(settings["config"]), "goref")
     os.makedirs(directory, exist_ok=True)
+    app = settings["plan"].scenario("md5").app
     for name, value in (("api-key-sha256", hashlib.sha256(settings["api_key"].encode()).hexdigest()),
-                        ("md5-app-id", benchconfig.MD5_APP), ("md5-secret", settings["md5_secret"])):
+                        ("md5-app-id", app), ("md5-secret", settings["apps"][app]["secret"])):
         with open(os.path.join(directory, name), "w") as handle:
             handle.write(value)
     process = Process("goref", [binary, str(port), f"http://127.0.0.1:{settings['sandbox_port']}", directory], log_dir)

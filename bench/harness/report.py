@@ -4,14 +4,8 @@ import os
 import signal
 import subprocess
 
-from . import linkorder, machine, syscalls
+from . import benchplan, linkorder, machine, syscalls
 from .procs import THREAD_ROLES
-
-OP_TITLES = {"md5": "MD5 mode, POST /v1/phone-number", "rsa": "RSA mode (2048-bit), POST /v1/phone-number",
-             "verify": "number verification, POST /v1/phone-number/verify",
-             "jv": "JVerification (loginTokenVerify), POST /v1/phone-number",
-             "sy": "Shanyan (mobile-query), POST /v1/phone-number",
-             "ali": "Alibaba Cloud (GetMobile), POST /v1/phone-number"}
 
 
 def _ms(microseconds):
@@ -517,7 +511,8 @@ def go_targets(document, add):
 
 
 def plots(document, directory):
-    """One latency-distribution PNG per mode; returns {op: file name}."""
+    """One latency-distribution PNG per every-load scenario of the run's bench plan that ran (for a
+    run saved without a plan, per scenario measured against the 200 ms sandbox); returns {op: file name}."""
     import matplotlib
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
@@ -527,9 +522,15 @@ def plots(document, directory):
     results = document["results"]
     colors = {1: "tab:blue", 64: "tab:orange", 1024: "tab:green"}
     written = {}
-    for op in ("md5", "rsa", "verify"):
-        if not any(record["kind"] == "passgate" and record["op"] == op for record in results.values()):
-            continue
+    titles = benchplan.titles(document)
+    if document.get("plan"):
+        plan = benchplan.Plan(document["plan"])
+        candidates = [name for name in plan.scenarios if plan.scenario(name).every_load]
+    else:
+        candidates = [op for op in dict.fromkeys(record["op"] for record in results.values())
+                      if any(record["op"] == op and record["latencyMs"] for record in results.values())]
+    plotted = [op for op in candidates if any(record["kind"] == "passgate" and record["op"] == op for record in results.values())]
+    for op in plotted:
         figure, axes = plt.subplots(1, 2, figsize=(12, 4.8), sharey=False)
         for axis, latency in zip(axes, (0, 200)):
             for connections in (1, 64, 1024):
@@ -560,7 +561,7 @@ def plots(document, directory):
             axis.grid(True, which="both", alpha=0.3)
             if axis.lines:
                 axis.legend(fontsize=8)
-        figure.suptitle(f"Latency distribution: {OP_TITLES[op]} (wrk; dashed: the sandbox alone)")
+        figure.suptitle(f"Latency distribution: {titles.get(op, op)} (wrk; dashed: the sandbox alone)")
         figure.tight_layout()
         name = f"latency-{op}.png"
         figure.savefig(os.path.join(directory, name), dpi=90)
@@ -569,9 +570,35 @@ def plots(document, directory):
     return written
 
 
+def scenario_list(document):
+    """`: `NAME` LABEL (PROVIDER), ...`: the run's scenarios as its bench plan describes them."""
+    if not document.get("plan"):
+        return ""
+    plan = benchplan.Plan(document["plan"])
+    return ": " + ", ".join(f"`{name}` {scenario.label} ({scenario.provider})" for name, scenario in plan.scenarios.items())
+
+
+def provider_list(document):
+    """"`a` and `b` providers": the providers of the run's bench plan."""
+    if not document.get("plan"):
+        return "bench plan's providers"
+    ids = [f"`{provider['id']}`" for provider in document["plan"]["providers"]]
+    listed = ids[0] if len(ids) == 1 else ", ".join(ids[:-1]) + " and " + ids[-1]
+    return f"{listed} provider{'s' if len(ids) > 1 else ''}"
+
+
+def upstream_list(document):
+    """`: `NAME` UPSTREAM; ...`: what each scenario's upstream reference sends, from the bench plan."""
+    if not document.get("plan"):
+        return ""
+    plan = benchplan.Plan(document["plan"])
+    return ": " + "; ".join(f"`{name}` {scenario.upstream}" for name, scenario in plan.scenarios.items())
+
+
 def write_results(document, bench_dir):
     """Regenerates bench/RESULTS.md (and bench/plots/) from `document`: the latest judged run only."""
     info = document["machine"]
+    titles = benchplan.titles(document)
     written = plots(document, os.path.join(bench_dir, "plots"))
     rsa = document["rsa"]
     subset = "" if not document["quick"] else " (**--quick**: a subset, 3 s runs; numbers are a smoke check only)"
@@ -594,8 +621,8 @@ def write_results(document, bench_dir):
         "",
         "## Results",
         "",
-        "Scenario names: `OP-cCONNECTIONS-lSANDBOX_LATENCY_MS`; OP `md5`, `rsa` and `verify` are CMCC apps, `jv`, `sy` "
-        "and `ali` the JVerification, Shanyan and Alibaba Cloud phone-number paths. Latencies are wrk's, from the client. "
+        "Scenario names: `OP-cCONNECTIONS-lSANDBOX_LATENCY_MS`; OP is a scenario of a provider's bench description "
+        f"(`passgate bench-plan`){scenario_list(document)}. Latencies are wrk's, from the client. "
         "*added p50* = Passgate's p50 minus the sandbox's own p50 under the same load (the matching upstream run). "
         "*CPU-s / 1k req*: utime + stime of the Passgate process over the measured run. *errors*: non-2xx, 2xx "
         "answers without the expected result, and socket errors (connect, read, write, timeout). *vs upstream*: "
@@ -651,26 +678,22 @@ def write_results(document, bench_dir):
         "",
     ]
     for op, name in written.items():
-        parts += [f"![{OP_TITLES[op]}](plots/{name})", ""]
+        parts += [f"![{titles.get(op, op)}](plots/{name})", ""]
     parts += [
         "## How it was measured",
         "",
         "- `bench/run` builds with `scripts/build-release --scratch-path .build-static` (as deploy/Dockerfile does), generates a config in a "
         "temporary directory (2048-bit RSA keys, secrets as `file:` references, the embedded sandbox off, the "
-        f"`cmcc`, `jverification`, `shanyan` and `aliyun` providers at the sandbox's loopback port, `maxConcurrentCalls: {document['maxConcurrentCalls']}`, "
+        f"{provider_list(document)} at the sandbox's loopback port, `maxConcurrentCalls: {document['maxConcurrentCalls']}`, "
         f"`eventLoop: {document.get('eventLoop', 'poll')}`, "
         f"one client without a rate limit, JSON logs at {document.get('logLevel', 'info')} to /dev/null) and, for every run, starts a fresh "
         "`passgate sandbox --bench --latency-ms N` and a fresh `passgate serve` from that same file, so both hold "
         "the same app credentials.",
         "- Before each run the harness mints fresh tokens with the sandbox's bench-mode batch minting and writes "
         "one request body per token, dealt to the wrk threads (`bench/lua/load.lua`): no token, msgid or replay "
-        "key repeats. Requests straight to the sandbox (the upstream reference) carry a unique msgid, a current "
-        "Beijing timestamp and a real MD5 / HMAC-SHA256 / SHA256withRSA sign computed by the harness; the "
-        "sandbox verifies every one and encrypts every RSA reply. The aggregators' are made as Passgate makes them: "
-        "JVerification's with its Basic credentials and a unique exID, Shanyan's form with a unique outId and its "
-        "hex HMAC-SHA256 sign, Alibaba Cloud's RPC form with a unique SignatureNonce, a current UTC Timestamp and "
-        "its HMAC-SHA1 Signature. A pool is sized from the warm-up rate; if it "
-        "runs out, the run is repeated with a larger one.",
+        "key repeats. Requests straight to the sandbox (the upstream reference) are made as Passgate makes them "
+        f"(`passgate sign --json`) and the sandbox checks every one{upstream_list(document)}. A pool is sized from the "
+        "warm-up rate; if it runs out, the run is repeated with a larger one.",
         f"- Upstream RSA reference runs last at most {3} s: each of their requests needs an RSA signature made by "
         "the harness beforehand.",
         f"- RSA ceiling: `openssl speed -multi {rsa['cores']} rsa2048` sign/s / 2 (one private-key sign and one "

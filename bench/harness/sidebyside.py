@@ -38,14 +38,15 @@ def _fill(settings, prefix, connections, count):
     pools.write(pools.build(settings, "passgate", "md5", count), prefix, wrk.threads_for(connections))
 
 
-def run(binary_a, binary_b, connections, seconds, trials, latency_ms, max_concurrent_calls, log):
-    """Runs `trials` trials of md5 at `connections` connections per instance; returns the records."""
+def run(binary_a, binary_b, plan, connections, seconds, trials, latency_ms, max_concurrent_calls, log):
+    """Runs `trials` trials of md5 at `connections` connections per instance, configured from `plan`
+    (`benchplan.Plan`); returns the records."""
     # Each instance's metrics listener on a free port (8082 may be taken, and two cannot share it).
     os.environ.setdefault("PASSGATE_METRICS_PORT", "0")
     directory = tempfile.mkdtemp(prefix="passgate-sbs-")
     logs = os.path.join(directory, "logs")
     os.makedirs(logs)
-    first = benchconfig.generate(directory, max_concurrent_calls)
+    first = benchconfig.generate(directory, plan, max_concurrent_calls)
     settings = (first, _second_config(first, directory))
     authorization = f"Bearer {first['api_key']}"
     # The sandbox from a copy of A: run from A's own file it would share A's code pages in the

@@ -1,5 +1,5 @@
 -- wrk script for bench/run: every request sends the next prepared body of this thread's pool
--- (one complete body per line - JSON, or a signed form for Shanyan and Alibaba Cloud - each with a
+-- (one complete body per line - JSON, or a signed form where a provider sends one - each with a
 -- fresh, unused carrier token), so neither the sandbox (single-use tokens, unique msgids and nonces)
 -- nor Passgate's replay cache ever sees a repeat.
 --
@@ -7,8 +7,8 @@
 --   POOL_PREFIX   bodies are read from POOL_PREFIX.<thread index>  ("-" for no body, e.g. GET /healthz)
 --   EXPECT        a substring every good answer contains ("-" for any 2xx)
 --   AUTHORIZATION the Authorization header of every request ("" for none): Passgate's Bearer key, or
---                 JVerification's Basic credentials, which are the same on every request of an app
---   CONTENT_TYPE  of every body (default application/json; the form-encoded aggregators send their own)
+--                 a provider's Basic credentials, which are the same on every request of an app
+--   CONTENT_TYPE  of every body (default application/json; a form-encoding provider's requests carry their own)
 -- A non-2xx status, or a 2xx without EXPECT, counts as an error; reusing a body because the pool
 -- ran out is counted as `exhausted` (bench/run then reruns with a larger pool).
 -- done() prints one line "BENCHJSON {...}" with the summary and latency percentiles (microseconds).

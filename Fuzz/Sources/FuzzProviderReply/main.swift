@@ -10,9 +10,13 @@ import PassgateProviders
 // generic invariants and the provider's own (its +Fuzz.swift). PASSGATE_FUZZ_PROVIDER names the
 // provider; `--list-providers` prints the ids there are, one a line, for Fuzz/run.
 
-/// The provider under test, made once: an unknown id or one without a fuzz entry stops the run
-/// with the reason, before any input.
-private let host: ReplyFuzzHost = {
+/// The provider under test, made once by `entryPoint` before any input: an unknown id or one
+/// without a fuzz entry stops the run with the reason. A variable only so that it can be dropped at
+/// exit (`releaseHost`). libFuzzer runs inputs on one thread, after `entryPoint` set it and before
+/// the exit handlers run, so no access races: hence `nonisolated(unsafe)`.
+nonisolated(unsafe) private var host: ReplyFuzzHost?
+
+private func makeHost() -> ReplyFuzzHost {
     guard let id = ProcessInfo.processInfo.environment["PASSGATE_FUZZ_PROVIDER"], !id.isEmpty else {
         Invariant.fail("set PASSGATE_FUZZ_PROVIDER to one of: \(ReplyFuzzHost.providerIDs(in: .builtIn).joined(separator: ", "))")
     }
@@ -21,10 +25,16 @@ private let host: ReplyFuzzHost = {
     } catch {
         Invariant.fail("PASSGATE_FUZZ_PROVIDER: \(error)")
     }
-}()
+}
+
+/// Drops the host before LeakSanitizer's exit check (registered earlier, so run later): its
+/// prepared calls hold runtime-made Strings whose tagged pointers LeakSanitizer cannot follow from
+/// a global, so it would report them as leaked.
+private func releaseHost() { host = nil }
 
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzProviderReply(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
+    guard let host else { Invariant.fail("LLVMFuzzerTestOneInput ran before FuzzProviderReply_main made the host") }
     let input = fuzzInput(data, size)
     if let problem = host.check(input).first { Invariant.fail("\(host.provider.id): \(problem)") }
     return 0
@@ -37,6 +47,7 @@ public func entryPoint(_ argc: CInt, _ argv: UnsafeMutablePointer<UnsafeMutableP
         print(ReplyFuzzHost.providerIDs(in: .builtIn).joined(separator: "\n"))
         return 0
     }
-    _ = host  // an unusable PASSGATE_FUZZ_PROVIDER fails here, not at the first input
+    host = makeHost()  // an unusable PASSGATE_FUZZ_PROVIDER fails here, not at the first input
+    atexit { releaseHost() }
     return runFuzzer(argc, argv, fuzzProviderReply)
 }

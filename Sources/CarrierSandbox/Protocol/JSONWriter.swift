@@ -20,8 +20,10 @@ enum JSONWriter {
     /// `GET /sandbox/stats`, keys sorted.
     static func stats(_ stats: SandboxStats) -> [UInt8] {
         var object = JSONObjectWriter()
+        object.add("answersDelayedNow", stats.answersDelayedNow)
         object.add("faultsApplied", object: counts(stats.faultsApplied))
         object.add("loginCalls", stats.loginCalls)
+        object.add("mostAnswersDelayedAtOnce", stats.mostAnswersDelayedAtOnce)
         object.add("loginResultCodes", object: counts(stats.loginResultCodes))
         object.add("tokensConsumed", stats.tokensConsumed)
         object.add("tokensMinted", stats.tokensMinted)

@@ -35,7 +35,7 @@ final class SandboxEngine: Sendable {
         self.emulators = emulators
         var routes: [String: (emulator: any ProviderEmulator, route: EmulatorRoute)] = [:]
         for emulator in emulators {
-            for route in emulator.routes where routes[route.path] == nil { routes[route.path] = (emulator, route) }
+            for route in emulator.routes(for: configuration.apps) where routes[route.path] == nil { routes[route.path] = (emulator, route) }
         }
         self.routes = routes
         let apps = Self.table(configuration.apps)
@@ -91,6 +91,17 @@ final class SandboxEngine: Sendable {
     }
 
     var stats: SandboxStats { ledger.withLock { $0.stats } }
+
+    /// An answer starts waiting out the latency (the listener's scheduled reply).
+    func delayStarted() {
+        ledger.withLock { ledger in
+            ledger.stats.answersDelayedNow += 1
+            ledger.stats.mostAnswersDelayedAtOnce = max(ledger.stats.mostAnswersDelayedAtOnce, ledger.stats.answersDelayedNow)
+        }
+    }
+
+    /// A delayed answer is written (or its connection gone).
+    func delayEnded() { ledger.withLock { $0.stats.answersDelayedNow -= 1 } }
 
     /// Lets the emulator decide a carrier call, records it, then lets the current fault shape the answer.
     private func carrierCall(_ emulator: any ProviderEmulator, _ route: EmulatorRoute, _ request: EmulatorRequest) -> SandboxAnswer {

@@ -135,8 +135,10 @@ final class SandboxHTTPHandler: ChannelInboundHandler {
                 return
             }
             let bound = NIOLoopBound((self, context), eventLoop: context.eventLoop)
+            engine.delayStarted()
             context.eventLoop.scheduleTask(in: .milliseconds(Int64(answer.delayMs))) {
                 let (handler, context) = bound.value
+                handler.engine.delayEnded()
                 handler.perform(answer.action, context: context, version: version, keepAlive: keepAlive, method: method)
             }
         case .discarding(let head):

@@ -17,6 +17,11 @@ public struct SandboxStats: Sendable, Equatable, Codable {
     public var tokensConsumed = 0
     /// Carrier answers replaced by a fault, by fault name.
     public var faultsApplied: [String: Int] = [:]
+    /// Carrier answers waiting out the configured latency now.
+    public var answersDelayedNow = 0
+    /// The most carrier answers that waited out the latency at the same time: above 1 shows the
+    /// latency is applied to calls side by side, not one after another.
+    public var mostAnswersDelayedAtOnce = 0
 
     /// Empty statistics.
     public init() {}

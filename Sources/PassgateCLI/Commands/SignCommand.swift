@@ -33,11 +33,11 @@ struct SignCommand: ParsableCommand {
     @Option(help: "Number verification: the 11-digit mainland number to verify (default: a phone-number request).")
     var phone: String?
 
-    @Option(name: .customLong("field"), help: "A providerFields value the app's provider reads besides the token, as NAME=VALUE (repeatable; MobTech: opToken, operator).")
-    var fields: [String] = []
-
     @Option(name: .customLong("request-id"), help: "The id sent to providers that take one of ours (exID, outId; default: fresh per request).")
     var requestId: String?
+
+    @Option(name: .customLong("field"), help: "A providerFields value the app's provider reads, as NAME=VALUE (Geetest's processId); repeatable.")
+    var fields: [String] = []
 
     @Option(name: .customLong("base-url"), help: "Base URL of the request line (default: the provider's first configured one, or the embedded sandbox).")
     var baseURL: String?
@@ -54,12 +54,12 @@ struct SignCommand: ParsableCommand {
     func run() throws {
         let host = SignHost(configuration: try config.load())
         try reportingErrors {
-            let providerFields = try providerFields()
             for (token, phone) in try calls() {
                 try Self.checkPlain(token, option: tokensFile == nil ? "--token" : "--tokens")
+                let fields = try providerFields()
                 var signed: SignedRequest
                 do throws(SignHost.Refusal) {
-                    signed = try host.sign(appId: appId, provider: provider, token: token, phone: phone, providerFields: providerFields, requestId: requestId)
+                    signed = try host.sign(appId: appId, provider: provider, token: token, phone: phone, requestId: requestId, fields: fields)
                 } catch {
                     throw CLIError(.usage, error.description)
                 }
@@ -67,6 +67,18 @@ struct SignCommand: ParsableCommand {
                 print(bodyOnly ? signed.body : json ? signed.json(showSecrets: showSecrets) : signed.text(showSecrets: showSecrets))
             }
         }
+    }
+
+    /// `--field NAME=VALUE` options as `providerFields`.
+    private func providerFields() throws -> [String: String] {
+        var sent: [String: String] = [:]
+        for field in fields {
+            guard let equals = field.firstIndex(of: "="), equals != field.startIndex else {
+                throw CLIError(.usage, "--field must be NAME=VALUE (providerFields.NAME), got '\(field.prefix { $0 != "=" })…'")
+            }
+            sent[String(field[..<equals])] = String(field[field.index(after: equals)...])
+        }
+        return sent
     }
 
     /// The (token, phone) pairs to sign: `--token` with `--phone`, or every line of `--tokens`.
@@ -81,17 +93,6 @@ struct SignCommand: ParsableCommand {
             }
         default: throw CLIError(.usage, "give exactly one of --token or --tokens")
         }
-    }
-
-    /// `--field NAME=VALUE` options as a `providerFields` object; a repeated name is refused.
-    private func providerFields() throws -> [String: String] {
-        var sent: [String: String] = [:]
-        for field in fields {
-            let parts = field.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
-            guard parts.count == 2, !parts[0].isEmpty else { throw CLIError(.usage, "--field must be NAME=VALUE, got '\(parts[0])…'") }
-            guard sent.updateValue(String(parts[1]), forKey: String(parts[0])) == nil else { throw CLIError(.usage, "--field \(parts[0]) is given twice") }
-        }
-        return sent
     }
 
     /// Rejects values a provider would answer with a confusing code (stray whitespace is CMCC's classic 103119).

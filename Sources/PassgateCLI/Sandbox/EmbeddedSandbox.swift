@@ -88,6 +88,8 @@ extension PassgateConfiguration {
         for id in registry.emulators.map(\.providerID) {
             var provider = providers[id] ?? ProviderSettings(id: id, baseURLs: [])
             provider.baseURLs = ["http://\(host):\(port)"]
+            // The sandbox serves every product on its one port.
+            provider.verifyBaseURLs = []
             providers[id] = provider
         }
     }

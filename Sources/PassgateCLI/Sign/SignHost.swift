@@ -23,9 +23,10 @@ public struct SignHost: Sendable {
 
     /// The signed request for `token` (and `phone`, for a verification) of app `appId`, with its
     /// provider's explanation. `provider`, when given, must be the app's. `requestId` is the id sent
-    /// to providers that take one of ours; nil: a fresh one, as for a served request.
+    /// to providers that take one of ours; nil: a fresh one, as for a served request. `fields` are
+    /// the request's `providerFields`, held to the provider's declaration as the server holds them.
     public func sign(
-        appId: String, provider: String? = nil, token: String, phone: String?, providerFields: [String: String] = [:], requestId: String? = nil
+        appId: String, provider: String? = nil, token: String, phone: String?, requestId: String? = nil, fields: [String: String] = [:]
     ) throws(Refusal) -> SignedRequest {
         guard let app = configuration.app(appId) else {
             throw Refusal(description: "--app-id \(appId) is not a configured app (apps: \(configuration.apps.map(\.appId).joined(separator: ", ")))")
@@ -37,11 +38,16 @@ public struct SignHost: Sendable {
         if let phone, !MSISDN.isMainland(phone) {
             throw Refusal(description: "--phone must be an 11-digit mainland mobile number (1[3-9] + 9 digits), got '\(phone)'")
         }
+        let providerFields: ProviderFields
+        do throws(PassgateError) {
+            providerFields = try ProviderFields(checking: fields, against: carrier.providerFields, provider: app.provider)
+        } catch {
+            // `providerFields.processId: …` becomes `--field processId: …`.
+            throw Refusal(description: "--field " + error.message.dropFirst(ProviderFields.member.count + 1))
+        }
+        let context = CallContext(requestId: requestId ?? MessageID.make(), providerFields: providerFields)
         let request: ProviderRequest
         do throws(PassgateError) {
-            // Checked as the server checks a request's: the provider's own declaration.
-            let fields = try ProviderFields(checking: providerFields, against: carrier.providerFields, provider: app.provider)
-            let context = CallContext(requestId: requestId ?? MessageID.make(), providerFields: fields)
             if let phone {
                 request = try carrier.verify(app: app.settings, token: token, phoneNumber: phone, context: context).request
             } else {
@@ -53,7 +59,13 @@ public struct SignHost: Sendable {
         }
         let call = ExplainedCall(operation: phone == nil ? .phoneNumber : .verify, token: token, phoneNumber: phone, request: request)
         return SignedRequest(
-            provider: app.provider, baseURL: configuration.providers[app.provider]?.baseURLs.first ?? "", call: call,
+            provider: app.provider, baseURL: request.baseURL ?? Self.baseURL(configuration.providers[app.provider], verify: phone != nil), call: call,
             explanation: carrier.explanation(of: call, app: app.settings))
+    }
+
+    /// The first base URL of the operation's list (`verifyBaseURLs` for a verification, when set).
+    static func baseURL(_ provider: ProviderSettings?, verify: Bool) -> String {
+        guard let provider else { return "" }
+        return (verify ? provider.verifyBaseURLs.first : nil) ?? provider.baseURLs.first ?? ""
     }
 }

@@ -9,6 +9,7 @@ struct CLIError: Error, CustomStringConvertible {
         case usage = 64
         case dataError = 65
         case noInput = 66
+        case software = 70
         case cannotCreate = 73
     }
 

@@ -118,6 +118,7 @@ final class AppEntryFields: AppFieldReader {
     func isPresent(_ key: String) -> Bool { reader.field(key, in: section) != nil }
     func path(of key: String) -> String { section.path(of: key) }
     func choice(_ key: String, _ options: [String]) -> String? { reader.choice(key, in: section, options) }
+    func text(_ key: String) -> String? { reader.string(key, in: section)?.value }
     func secret(_ key: String, purpose: String) -> String? { reader.field(key, in: section).flatMap { reader.textSecret($0, purpose: purpose) } }
     func privateKey(_ key: String) -> RSAPrivateKey? { reader.field(key, in: section).flatMap { reader.loadPrivateKey($0) } }
     func report(_ key: String, _ message: String) { reader.report(section.path(of: key), message) }

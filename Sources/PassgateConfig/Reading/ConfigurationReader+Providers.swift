@@ -31,27 +31,21 @@ extension ConfigurationReader {
 
     private func readProvider(_ id: String, _ node: Node?) -> ProviderSettings {
         let path = "providers.\(id)"
-        let keys = ["baseURLs", "connectTimeoutMs", "timeoutMs", "caFile", "proxy", "maxConcurrentCalls", "callQueueTimeoutMs", "circuitFailureThreshold", "circuitOpenMs", "eventLoop"]
+        let keys = ["baseURLs", "verifyBaseURLs", "connectTimeoutMs", "timeoutMs", "caFile", "proxy", "maxConcurrentCalls", "callQueueTimeoutMs", "circuitFailureThreshold", "circuitOpenMs", "eventLoop"]
         let section = mapping(node, path: path, keys: keys, overridePrefix: Self.overridePrefix("providers_\(id)"))
         var settings = ProviderSettings(id: id, baseURLs: [])
 
         let urlsPath = section.path(of: "baseURLs")
         let example = "e.g. [\"https://www.cmpassport.com\", \"https://onekey2.cmpassport.com\"]"
-        if let urls = list(section["baseURLs"], path: urlsPath, expected: "a list of URLs, \(example)") {
-            for (elementPath, element) in urls {
-                guard case .scalar(let scalar) = element else {
-                    report(elementPath, "\(elementPath) must be a URL, got \(element.kindDescription)")
-                    continue
-                }
-                if let reason = URLRules.baseURLProblem(scalar.string) {
-                    report(elementPath, "\(elementPath) \(Quote.value(scalar.string)) \(reason)")
-                } else {
-                    settings.baseURLs.append(scalar.string)
-                }
-            }
+        if let urls = baseURLs("baseURLs", in: section, example: example) {
+            settings.baseURLs = urls.valid
             if urls.isEmpty, !sandbox.enabled {
                 report(urlsPath, "\(urlsPath) is required outside the sandbox: the carrier's hosts, tried in order, \(example)")
             }
+        }
+        // Optional: only a provider that verifies numbers on another host needs it.
+        if let urls = baseURLs("verifyBaseURLs", in: section, example: "e.g. [\"https://onepass.geetest.com\"]") {
+            settings.verifyBaseURLs = urls.valid
         }
 
         if let connect = int("connectTimeoutMs", in: section, 50...60_000) { settings.connectTimeoutMs = connect }
@@ -94,5 +88,24 @@ extension ConfigurationReader {
             }
         }
         return settings
+    }
+
+    /// The list of base URLs at `key`, each checked (`URLRules`); nil when the key is absent or
+    /// not a list (reported). `isEmpty` is whether the list itself was empty.
+    private func baseURLs(_ key: String, in section: ConfigMapping, example: String) -> (valid: [String], isEmpty: Bool)? {
+        guard let urls = list(section[key], path: section.path(of: key), expected: "a list of URLs, \(example)") else { return nil }
+        var valid: [String] = []
+        for (elementPath, element) in urls {
+            guard case .scalar(let scalar) = element else {
+                report(elementPath, "\(elementPath) must be a URL, got \(element.kindDescription)")
+                continue
+            }
+            if let reason = URLRules.baseURLProblem(scalar.string) {
+                report(elementPath, "\(elementPath) \(Quote.value(scalar.string)) \(reason)")
+            } else {
+                valid.append(scalar.string)
+            }
+        }
+        return (valid, urls.isEmpty)
     }
 }

@@ -6,7 +6,7 @@ public struct EmulatorRequest: Sendable {
     public var method: String
     /// The path without query string.
     public var path: String
-    /// The query string without its `?` ("" when none), for a provider that signs it.
+    /// The query string without `?` (empty when there is none), for providers that sign one.
     public var query: String
     public var body: [UInt8]
     /// The peer's IP address text (`127.0.0.1`, `::1`), IPv4-mapped IPv6 unmapped.
@@ -52,6 +52,13 @@ public struct EmulatorRequest: Sendable {
     /// nil when it is not valid UTF-8 or percent-encoding.
     public var formFields: [String: String]? {
         guard let text = String(bytes: body, encoding: .utf8) else { return nil }
+        return Self.fields(text)
+    }
+
+    /// The query's fields, read as a form body is; nil when an escape is malformed.
+    public var queryFields: [String: String]? { Self.fields(query) }
+
+    private static func fields(_ text: String) -> [String: String]? {
         var fields: [String: String] = [:]
         for pair in text.split(separator: "&", omittingEmptySubsequences: true) {
             let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)

@@ -11,6 +11,9 @@ public protocol ProviderEmulator: Sendable {
     var providerID: String { get }
     /// The paths this provider's server answers on, and the product each is for.
     var routes: [EmulatorRoute] { get }
+    /// ``routes`` and the paths `apps` name for themselves (an app whose settings give its own
+    /// endpoint path), read when the sandbox starts. Default: ``routes``.
+    func routes(for apps: [EmulatedApp]) -> [EmulatorRoute]
     /// The console's side of one of this provider's configured apps: the credentials the
     /// provider would hold for it (the public half of each private key). nil for another
     /// provider's app.
@@ -49,4 +52,8 @@ public enum SandboxProduct: String, Sendable, CaseIterable, Codable {
     case login
     /// Whether a number is the phone's own (CMCC's `tokenValidate`).
     case verify
+}
+
+extension ProviderEmulator {
+    public func routes(for apps: [EmulatedApp]) -> [EmulatorRoute] { routes }
 }

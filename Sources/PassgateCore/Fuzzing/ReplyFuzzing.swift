@@ -32,11 +32,11 @@ extension ReplyFuzzing {
 public struct FuzzApp: Sendable {
     public var app: any ProviderApp
     public var secrets: [String]
-    /// The `providerFields` the prepared calls carry (a provider that needs SDK values beyond
-    /// the token), checked against the provider's declaration as a request's are.
-    public var providerFields: [String: String]
+    /// The `providerFields` every fuzzed call carries: values in the provider's declared format
+    /// for the fields it requires (a flow id), none for a provider that reads none.
+    public var providerFields: ProviderFields
 
-    public init(app: any ProviderApp, secrets: [String], providerFields: [String: String] = [:]) {
+    public init(app: any ProviderApp, secrets: [String], providerFields: ProviderFields = .none) {
         self.app = app
         self.secrets = secrets
         self.providerFields = providerFields

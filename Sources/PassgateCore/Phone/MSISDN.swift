@@ -55,10 +55,11 @@ public enum MSISDN {
         return number
     }
 
-    /// Decrypts a number sent as hex of AES-128-CBC with PKCS#7 padding (an aggregator's encrypted number),
-    /// plaintext validated as a mainland number: an unauthenticated cipher under a wrong key can
-    /// pass the padding check, so validation is what proves the decryption.
-    public static func decryptAES128CBC(_ field: String, key: [UInt8], iv: [UInt8]) throws(PassgateError) -> String {
+    /// Decrypts a number sent as hex of AES-CBC with PKCS#7 padding (an aggregator's encrypted
+    /// number; AES-128 or AES-256 by the key's length, `AESCBC`), plaintext validated as a
+    /// mainland number: an unauthenticated cipher under a wrong key can pass the padding check,
+    /// so validation is what proves the decryption.
+    public static func decryptAESCBC(_ field: String, key: [UInt8], iv: [UInt8]) throws(PassgateError) -> String {
         let text = compacted(field)
         guard let ciphertext = Hex.decode(text), !ciphertext.isEmpty, ciphertext.count % 16 == 0 else {
             if isMainland(text) {

@@ -80,6 +80,8 @@ public protocol AppFieldReader: AnyObject {
     func path(of key: String) -> String
     /// The value of `key` when it is one of `options`; reported otherwise.
     func choice(_ key: String, _ options: [String]) -> String?
+    /// A plain (not secret) text value, as written (a URL, a path); reported when not a string.
+    func text(_ key: String) -> String?
     /// A resolved text secret; `purpose` says what a stray space would break.
     func secret(_ key: String, purpose: String) -> String?
     /// A resolved RSA private key (PEM or base64 DER, PKCS#1 or #8; `sandbox:NAME` in the sandbox).

@@ -5,6 +5,10 @@ extension PreparedCall {
     /// `TransportFailure.Kind.mayHaveBeenDelivered`.
     /// `clock` times the call (the latency in the record).
     public func send(to endpoint: ProviderEndpoint, via transport: any CarrierTransport, clock: any PassgateClock) async -> CarrierExchange<Value> {
+        // An app's own base URL keeps the provider's timeouts and transport options.
+        let endpoint = request.baseURL.map {
+            ProviderEndpoint(baseURL: $0, connectTimeoutMs: endpoint.connectTimeoutMs, timeoutMs: endpoint.timeoutMs, options: endpoint.options)
+        } ?? endpoint
         let http = CarrierHTTPRequest(
             method: request.method.rawValue, url: endpoint.baseURL + request.path, body: request.body, headers: request.headers,
             connectTimeoutMs: endpoint.connectTimeoutMs, timeoutMs: endpoint.timeoutMs, options: endpoint.options

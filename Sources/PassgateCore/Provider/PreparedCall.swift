@@ -9,13 +9,18 @@ public struct ProviderRequest: Sendable, RedactedDescription {
     public var body: [UInt8]
     /// Our id for this call (CMCC's msgid): in the call record, the logs and the audit line.
     public var msgid: String
+    /// A base URL the app's settings name instead of the provider's (a reseller speaking the
+    /// provider's protocol, as JVerification's do): the call goes there, whichever of the
+    /// provider's base URLs the server chose; nil for the provider's own.
+    public var baseURL: String?
 
-    public init(method: Method = .post, path: String, headers: [(name: String, value: String)], body: [UInt8], msgid: String) {
+    public init(method: Method = .post, path: String, headers: [(name: String, value: String)], body: [UInt8], msgid: String, baseURL: String? = nil) {
         self.method = method
         self.path = path
         self.headers = headers
         self.body = body
         self.msgid = msgid
+        self.baseURL = baseURL
     }
 
     /// The body carries the token and the signature, a signed query or header may carry a key:

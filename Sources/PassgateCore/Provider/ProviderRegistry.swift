@@ -24,4 +24,7 @@ public struct ProviderRegistry: Sendable {
 
     /// The registered providers' emulators, in registration order (the sandbox's routes).
     public var emulators: [any ProviderEmulator] { order.compactMap { byId[$0]?.emulator } }
+
+    /// The registered providers, in registration order (the bench plan's rows).
+    public var providers: [any CarrierProvider] { order.compactMap { byId[$0] } }
 }

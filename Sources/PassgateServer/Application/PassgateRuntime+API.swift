@@ -47,15 +47,21 @@ extension PassgateRuntime {
     /// The API listener's application as `run` serves it, with `transport` in place of libcurl,
     /// the in-memory replay cache, and no audit log, admin or metrics listener: what
     /// HummingbirdTesting's `.router` mode drives in-process, where a socket adds nothing.
-    /// The configuration's `state` backend is not used.
-    public func inProcessApplication(transport: any CarrierTransport) throws -> some ApplicationProtocol {
+    /// The configuration's `state` backend is not used. Tests read the metrics from `registry`
+    /// (what the metrics listener would serve), and pass an `NIOAsyncTestingEventLoop` as
+    /// `eventLoops` to move the call caps' queue time limits by hand. An `audit` writer the test
+    /// made (and flushes and shuts down itself) records the carrier calls as `serve`'s would.
+    public func inProcessApplication(
+        transport: any CarrierTransport, registry: PrometheusCollectorRegistry = PrometheusCollectorRegistry(),
+        eventLoops: any EventLoopGroup = MultiThreadedEventLoopGroup.singleton, audit: AuditLogWriter? = nil
+    ) throws -> some ApplicationProtocol {
         let logger = makeLogger()
-        let metricsFactory = PrometheusMetricsFactory(registry: PrometheusCollectorRegistry())
+        let metricsFactory = PrometheusMetricsFactory(registry: registry)
         let store = MemoryStateStore(clock: clock)
         let monitor = StateStoreMonitor(store: store, backend: StateSettings.Backend.memory.rawValue, factory: metricsFactory, logger: logger)
         let api = try makeAPI(
-            transport: transport, store: store, monitor: monitor, audit: nil, metrics: PassgateMetrics(factory: metricsFactory),
-            eventLoops: MultiThreadedEventLoopGroup.singleton, logger: logger)
+            transport: transport, store: store, monitor: monitor, audit: audit, metrics: PassgateMetrics(factory: metricsFactory),
+            eventLoops: eventLoops, logger: logger)
         return Application(router: api.router, configuration: .init(serverName: "passgate"), logger: logger)
     }
 }

@@ -54,7 +54,7 @@ struct ProviderGateway: CarrierGateway {
         } catch {
             return CarrierExchange(call: nil, result: .failure(error))
         }
-        return await withFailover(app: app, logger: logger) { endpoint in
+        return await withFailover(app: app, operation: .phoneNumber, logger: logger) { endpoint in
             let exchange = await prepared.send(to: endpoint, via: transport, clock: clock)
             return (exchange, (try? exchange.result.get())?.maskedPhoneNumber)
         }
@@ -67,7 +67,7 @@ struct ProviderGateway: CarrierGateway {
         } catch {
             return CarrierExchange(call: nil, result: .failure(error))
         }
-        return await withFailover(app: app, logger: logger) { endpoint in
+        return await withFailover(app: app, operation: .verify, logger: logger) { endpoint in
             (await prepared.send(to: endpoint, via: transport, clock: clock), MSISDN.mask(phoneNumber))
         }
     }
@@ -85,17 +85,18 @@ struct ProviderGateway: CarrierGateway {
         CallContext(clock: clock, requestId: MessageID.make(), providerFields: fields)
     }
 
-    /// Tries the provider's base URLs in order. Moving on is safe only after a failure that
-    /// proves nothing was sent (DNS, refused, connect timeout, TLS handshake): the token is unspent.
+    /// Tries the provider's base URLs for `operation` in order. Moving on is safe only after a
+    /// failure that proves nothing was sent (DNS, refused, connect timeout, TLS handshake): the
+    /// token is unspent.
     private func withFailover<Value>(
-        app: AppSettings, logger: Logger, call: (ProviderEndpoint) async -> (CarrierExchange<Value>, String?)
+        app: AppSettings, operation: CarrierCall.Operation, logger: Logger, call: (ProviderEndpoint) async -> (CarrierExchange<Value>, String?)
     ) async -> CarrierExchange<Value> {
-        guard let lane = lanes[app.provider], !lane.endpoints.isEmpty else {
+        guard let lane = lanes[app.provider], !lane.route(operation).endpoints.isEmpty else {
             return CarrierExchange(call: nil, result: .failure(.internalError("provider \(app.provider) has no base URL configured")))
         }
-        let breaker = lane.breaker, limiter = lane.limiter
+        let route = lane.route(operation), breaker = route.breaker, limiter = lane.limiter
         var last: CarrierExchange<Value>?
-        for (index, endpoint) in lane.endpoints.enumerated() {
+        for (index, endpoint) in route.endpoints.enumerated() {
             let permit = breaker.permit(index)
             guard permit != .refused else { continue }
             if await limiter.acquire() == .timedOut {
@@ -109,17 +110,17 @@ struct ProviderGateway: CarrierGateway {
             let (exchange, masked) = await call(endpoint)
             limiter.release()
             let open = breaker.record(index, failure: Self.isCarrierSideFailure(exchange))
-            lane.circuitGauges[index].record(open ? 1 : 0)
+            route.circuitGauges[index].record(open ? 1 : 0)
             record(exchange.call, lane: lane, appId: app.appId, masked: masked, logger: logger)
             last = exchange
             guard case .failure(let error) = exchange.result, case .transport(let failure) = error.reason,
-                !failure.kind.mayHaveBeenDelivered, index + 1 < lane.endpoints.count
+                !failure.kind.mayHaveBeenDelivered, index + 1 < route.endpoints.count
             else { return exchange }
             logger.warning("carrier not reachable, trying the next base URL", metadata: [
-                "host": .string(endpoint.host), "failure": .string(failure.kind.rawValue), "next": .string(lane.endpoints[index + 1].baseURL),
+                "host": .string(endpoint.host), "failure": .string(failure.kind.rawValue), "next": .string(route.endpoints[index + 1].baseURL),
             ])
         }
-        return last ?? Self.allCircuitsOpen(lane.settings)
+        return last ?? Self.allCircuitsOpen(lane.settings, urls: route.urls)
     }
 
     /// Whether a call says the carrier's side is in trouble, which is what the circuit counts: the
@@ -136,8 +137,8 @@ struct ProviderGateway: CarrierGateway {
     }
 
     /// Every base URL's circuit is open: fail fast, nothing sent.
-    static func allCircuitsOpen<Value>(_ provider: ProviderSettings) -> CarrierExchange<Value> {
-        let hosts = provider.baseURLs.map { ProviderEndpoint(baseURL: $0).host }.joined(separator: ", ")
+    static func allCircuitsOpen<Value>(_ provider: ProviderSettings, urls: [String]) -> CarrierExchange<Value> {
+        let hosts = urls.map { ProviderEndpoint(baseURL: $0).host }.joined(separator: ", ")
         let failure = TransportFailure(kind: .notStarted, detail: "circuit open for every base URL", host: hosts)
         return CarrierExchange(call: nil, result: .failure(PassgateError(
             .carrierUnavailable, .transport(failure),
@@ -162,7 +163,7 @@ struct ProviderGateway: CarrierGateway {
     }
 
     /// Base URLs whose circuit is not closed, per provider (for `/readyz`).
-    var openCircuits: [String] { lanes.values.flatMap(\.breaker.openURLs).sorted() }
+    var openCircuits: [String] { lanes.values.flatMap(\.openURLs).sorted() }
 
     /// One line per carrier call: what billing reconciliation and on-call need, no token, masked number;
     /// and one audit record (no number at all). The request's id and client come from the logger

@@ -63,7 +63,7 @@ extension AliyunEmulator {
         }
         outcome.phoneNumber = record.phoneNumber
         if endpoint == .verify {
-            outcome.isVerify = fields["PhoneNumber"] == record.phoneNumber ? "PASS" : "REJECT"
+            outcome.verdict = fields["PhoneNumber"] == record.phoneNumber ? "PASS" : "REJECT"
         } else {
             outcome.msisdn = record.phoneNumber
         }

@@ -50,28 +50,18 @@ public struct AliyunEmulator: ProviderEmulator {
 
     /// Alibaba Cloud's decision on one call: `Code`, `Message`, `RequestId`, and the operation's
     /// result object; a gateway refusal comes with a 4xx status, `HostId` and `Recommend`.
-    struct Answer: DescribedEmulatorAnswer {
-        var product: SandboxProduct
-        var code = ""
-        var desc = ""
-        var echo = ""
-        var appId = ""
-        var msisdn: String?
-        var taskId: String?
-        /// The verification answer, `PASS` or `REJECT`.
-        var isVerify: String?
-        var phoneNumber: String?
+    /// A verification's verdict is `PASS` or `REJECT`.
+    struct Answer: DecidedEmulatorAnswer {
+        var decision: EmulatorDecision
         var httpStatus = 200
 
-        init(_ product: SandboxProduct) { self.product = product }
+        init(_ product: SandboxProduct) { decision = EmulatorDecision(product) }
 
         var provider: String { Aliyun.providerID }
         var isSuccess: Bool { code == "OK" }
 
         func forced(_ code: String) -> Answer {
-            var copy = answer(code, Aliyun.codes.entries[code]?.meaning ?? "forced by PUT /sandbox/faults")
-            copy.msisdn = nil
-            copy.isVerify = nil
+            var copy = forcing(code, meaning: Aliyun.codes.entries[code]?.meaning)
             // The gateway's codes come with a 4xx status; the service's business codes with 200.
             if code != "OK", !code.hasPrefix("isv.") { copy.httpStatus = 400 }
             return copy
@@ -88,9 +78,9 @@ public struct AliyunEmulator: ProviderEmulator {
                 var result = JSONObjectWriter()
                 result.add("Mobile", msisdn)
                 object.add("GetMobileResultDTO", object: result)
-            } else if code == "OK", product == .verify, let isVerify {
+            } else if code == "OK", product == .verify, let verdict {
                 var result = JSONObjectWriter()
-                result.add("VerifyResult", isVerify)
+                result.add("VerifyResult", verdict)
                 result.add("VerifyId", taskId)
                 object.add("GateVerifyResultDTO", object: result)
             }

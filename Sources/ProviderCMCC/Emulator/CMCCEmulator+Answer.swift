@@ -3,24 +3,17 @@ import PassgateCore
 extension CMCCEmulator {
     /// CMCC's decision on one call and its reply: flat for `loginTokenValidate`, `header` and
     /// `body` for `tokenValidate`, with the carrier's field order.
-    struct Answer: DescribedEmulatorAnswer {
-        var product: SandboxProduct
-        var code = ""
-        var desc = ""
-        var echo = ""
-        var appId = ""
+    /// A login's msisdn is sent plain, or as RSA ciphertext in hex.
+    struct Answer: DecidedEmulatorAnswer {
+        var decision: EmulatorDecision
         /// Sandbox "now" in Beijing time, the reply's `systemtime` / `header.timestamp`.
         var timestamp: String
-        /// Login success: the msisdn as sent (plain, or RSA ciphertext in hex).
-        var msisdn: String?
-        var taskId: String?
         /// Number verification: passed through from the request body.
         var message = ""
         var expandParams = ""
-        var phoneNumber: String?
 
         init(_ product: SandboxProduct, now: Int64) {
-            self.product = product
+            decision = EmulatorDecision(product)
             self.timestamp = BeijingTimestamp.string(milliseconds: now)
         }
 
@@ -33,9 +26,7 @@ extension CMCCEmulator {
 
         func forced(_ code: String) -> Answer {
             let table = product == .login ? CMCC.loginCodes : CMCC.verifyCodes
-            var copy = answer(code, table.entries[code]?.meaning ?? "forced by PUT /sandbox/faults")
-            copy.msisdn = nil
-            return copy
+            return forcing(code, meaning: table.entries[code]?.meaning)
         }
 
         func body(echo: String) -> [UInt8] {

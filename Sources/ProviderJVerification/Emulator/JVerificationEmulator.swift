@@ -13,13 +13,16 @@ public struct JVerificationEmulator: ProviderEmulator {
         public var masterSecret: String
         /// Encrypts the number; `nil` answers 9022.
         public var encryptionKey: RSAPublicKey?
+        /// The login path of a reseller app's own endpoint, which the sandbox then answers on too.
+        public var loginPath: String?
 
         public var accountKey: String? { appKey }
 
-        public init(appKey: String, masterSecret: String, encryptionKey: RSAPublicKey? = nil) {
+        public init(appKey: String, masterSecret: String, encryptionKey: RSAPublicKey? = nil, loginPath: String? = nil) {
             self.appKey = appKey
             self.masterSecret = masterSecret
             self.encryptionKey = encryptionKey
+            self.loginPath = loginPath
         }
     }
 
@@ -35,11 +38,17 @@ public struct JVerificationEmulator: ProviderEmulator {
         ]
     }
 
+    /// JiGuang's paths, and the login path of every app that names its own endpoint (a reseller's).
+    public func routes(for apps: [EmulatedApp]) -> [EmulatorRoute] {
+        let own = apps.compactMap { ($0.credentials as? Credentials)?.loginPath }.filter { path in !routes.contains { $0.path == path } }
+        return routes + Set(own).sorted().map { EmulatorRoute(path: $0, product: .login, method: nil) }
+    }
+
     public func emulatedApp(_ app: any ProviderApp) -> EmulatedApp? {
         guard let app = app as? JVerificationApp else { return nil }
         return EmulatedApp(
             appId: app.appId, provider: providerID,
-            credentials: Credentials(appKey: app.appKey, masterSecret: app.masterSecret, encryptionKey: app.privateKey?.publicKey))
+            credentials: Credentials(appKey: app.appKey, masterSecret: app.masterSecret, encryptionKey: app.privateKey?.publicKey, loginPath: app.endpoint?.path))
     }
 
     public func answer(_ call: EmulatorCall) -> any EmulatorAnswer { check(call) }
@@ -47,19 +56,12 @@ public struct JVerificationEmulator: ProviderEmulator {
     public func forcedCodeProblem(_ code: String) -> String? { EmulatorChecks.numericCodeProblem(code) }
 
     /// JVerification's decision on one call; its reply has `code` and `id` as JSON numbers, `phone` base64.
-    struct Answer: DescribedEmulatorAnswer {
-        var product: SandboxProduct
-        var code = ""
-        var desc = ""
-        var echo = ""
-        var appId = ""
-        var msisdn: String?
-        var taskId: String?
+    struct Answer: DecidedEmulatorAnswer {
+        var decision: EmulatorDecision
         /// The v2 login answers a risk score.
         var score: Int?
-        var phoneNumber: String?
 
-        init(_ product: SandboxProduct) { self.product = product }
+        init(_ product: SandboxProduct) { decision = EmulatorDecision(product) }
 
         var provider: String { JVerification.providerID }
         var httpStatus: Int { 200 }
@@ -69,8 +71,7 @@ public struct JVerificationEmulator: ProviderEmulator {
         }
 
         func forced(_ code: String) -> Answer {
-            var copy = answer(code, JVerification.codes.entries[code]?.meaning ?? "forced by PUT /sandbox/faults")
-            copy.msisdn = nil
+            var copy = forcing(code, meaning: JVerification.codes.entries[code]?.meaning)
             copy.score = nil
             return copy
         }

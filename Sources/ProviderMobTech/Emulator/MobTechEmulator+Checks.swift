@@ -11,7 +11,7 @@ extension MobTechEmulator {
         var outcome = Answer()
         // Groups of four: a seqid never has a run of digits long enough to pass for a number.
         let hex = Array(MessageID.make())
-        outcome.seqid = stride(from: 0, to: hex.count, by: 4).map { String(hex[$0..<min($0 + 4, hex.count)]) }.joined(separator: "-")
+        outcome.taskId = stride(from: 0, to: hex.count, by: 4).map { String(hex[$0..<min($0 + 4, hex.count)]) }.joined(separator: "-")
         guard let object = call.request.json?.members else { return outcome.answer("4119342", "sign error: the body is not a JSON object") }
         let strings = object.compactMapValues { value -> String? in
             if case .string(let text) = value { return text }
@@ -54,7 +54,7 @@ extension MobTechEmulator {
         guard case .success(let des) = DESCBC.shared,
             let ciphertext = try? des.encrypt(answer.finish(), key: Array(credentials.appSecret.utf8.prefix(8)), iv: Array("00000000".utf8))
         else { return outcome.answer("5119104", "decrypt failed") }
-        outcome.res = Data(ciphertext).base64EncodedString()
+        outcome.msisdn = Data(ciphertext).base64EncodedString()
         return outcome.answer("200", "success")
     }
 }

@@ -41,34 +41,25 @@ public struct MobTechEmulator: ProviderEmulator {
         return "resultCode: must be a MobTech code, 200 or 7 digits starting with 4 or 5 (such as \"4119310\"), or \"\" to clear it"
     }
 
-    /// MobTech's decision on one call: `status` (a JSON number), `res` (the encrypted answer),
-    /// `seqid` and `error`.
-    struct Answer: DescribedEmulatorAnswer {
-        var product: SandboxProduct = .login
-        var code = ""
-        var desc = ""
-        var echo = ""
-        var appId = ""
-        /// `res`: base64 of the DES-encrypted `{"isValid":1,"phone":…,"valid":true}`.
-        var res: String?
-        var seqid: String?
-        var phoneNumber: String?
+    /// MobTech's decision on one call: `status` (a JSON number), `res` (the decision's `msisdn`:
+    /// base64 of the DES-encrypted `{"isValid":1,"phone":…,"valid":true}`), `seqid` (its task id)
+    /// and `error`.
+    struct Answer: DecidedEmulatorAnswer {
+        var decision = EmulatorDecision(.login)
 
         var provider: String { MobTech.providerID }
         var httpStatus: Int { 200 }
         var isSuccess: Bool { code == "200" }
 
         func forced(_ code: String) -> Answer {
-            var copy = answer(code, MobTech.codes.entries[code]?.meaning ?? "forced by PUT /sandbox/faults")
-            copy.res = nil
-            return copy
+            forcing(code, meaning: MobTech.codes.entries[code]?.meaning)
         }
 
         func body(echo: String) -> [UInt8] {
             var object = JSONObjectWriter()
             object.add("status", json: Array((code.isEmpty ? "0" : code).utf8))
-            object.add("res", orNull: res)
-            object.add("seqid", seqid ?? "")
+            object.add("res", orNull: msisdn)
+            object.add("seqid", taskId ?? "")
             object.add("error", orNull: code == "200" ? nil : desc)
             return object.finish()
         }

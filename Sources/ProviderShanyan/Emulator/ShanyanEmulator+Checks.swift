@@ -56,7 +56,7 @@ extension ShanyanEmulator {
         outcome.phoneNumber = record.phoneNumber
         outcome.taskId = "SY" + String(MessageID.make().prefix(24))
         if endpoint == .verify {
-            outcome.isVerify = fields["mobile"] == record.phoneNumber ? "1" : "0"
+            outcome.verdict = fields["mobile"] == record.phoneNumber ? "1" : "0"
             return outcome.answer(ShanyanCode.success, "success")
         }
         if fields["encryptType"] == "1" {

@@ -44,41 +44,30 @@ public struct ShanyanEmulator: ProviderEmulator {
 
     /// Shanyan's decision on one call; its reply has `code` a string, `chargeStatus` 1 when
     /// billed, the rest under `data`.
-    struct Answer: DescribedEmulatorAnswer {
-        var product: SandboxProduct
-        var code = ""
-        var desc = ""
-        var echo = ""
-        var appId = ""
-        var msisdn: String?
-        var taskId: String?
-        /// The verification answer, "1" or "0".
-        var isVerify: String?
-        var phoneNumber: String?
+    /// A verification's verdict is "1" or "0".
+    struct Answer: DecidedEmulatorAnswer {
+        var decision: EmulatorDecision
 
-        init(_ product: SandboxProduct) { self.product = product }
+        init(_ product: SandboxProduct) { decision = EmulatorDecision(product) }
 
         var provider: String { Shanyan.providerID }
         var httpStatus: Int { 200 }
         var isSuccess: Bool { code == ShanyanCode.success }
 
         func forced(_ code: String) -> Answer {
-            var copy = answer(code, Shanyan.codes.entries[code]?.meaning ?? "forced by PUT /sandbox/faults")
-            copy.msisdn = nil
-            copy.isVerify = nil
-            return copy
+            forcing(code, meaning: Shanyan.codes.entries[code]?.meaning)
         }
 
         func body(echo: String) -> [UInt8] {
             var data = JSONObjectWriter()
             data.add("tradeNo", taskId)
             data.add("mobileName", msisdn)
-            data.add("isVerify", isVerify)
+            data.add("isVerify", verdict)
             var object = JSONObjectWriter()
             object.add("code", code)
             object.add("message", desc)
             object.add("chargeStatus", isSuccess || taskId != nil ? 1 : 0)
-            if taskId != nil || msisdn != nil || isVerify != nil { object.add("data", object: data) }
+            if taskId != nil || msisdn != nil || verdict != nil { object.add("data", object: data) }
             return object.finish()
         }
     }

@@ -52,9 +52,9 @@ extension UmengEmulator {
         }
         outcome.phoneNumber = record.phoneNumber
         if call.product == .verify {
-            outcome.verifyResult = record.phoneNumber == phone ? "PASS" : "REJECT"
+            outcome.verdict = record.phoneNumber == phone ? "PASS" : "REJECT"
         } else {
-            outcome.mobile = record.phoneNumber
+            outcome.msisdn = record.phoneNumber
         }
         return outcome.answer("200", "success")
     }

@@ -57,21 +57,15 @@ public struct UmengEmulator: ProviderEmulator {
     }
 
     /// Umeng's decision on one call, or the gateway's refusal (`gatewayMessage`, with an empty body).
-    struct Answer: DescribedEmulatorAnswer {
-        var product: SandboxProduct
-        var code = ""
-        var desc = ""
-        var echo = ""
-        var appId = ""
-        var mobile: String?
-        var verifyResult: String?
-        var phoneNumber: String?
+    /// `data.mobile` is the decision's `msisdn`, `data.verifyResult` its verdict.
+    struct Answer: DecidedEmulatorAnswer {
+        var decision: EmulatorDecision
         /// The gateway's `X-Ca-Error-Message`; nil for Umeng's own answers.
         var gatewayMessage: String?
         var httpStatus = 200
         let requestId = UmengEmulator.requestId()
 
-        init(_ product: SandboxProduct) { self.product = product }
+        init(_ product: SandboxProduct) { decision = EmulatorDecision(product) }
 
         var provider: String { Umeng.providerID }
         var isSuccess: Bool { code == "200" && gatewayMessage == nil }
@@ -89,11 +83,9 @@ public struct UmengEmulator: ProviderEmulator {
         }
 
         func forced(_ code: String) -> Answer {
-            var copy = self
-            copy.mobile = nil
-            copy.verifyResult = nil
+            let copy = forcing(code, meaning: Umeng.codes.entries[code]?.meaning)
             if !code.utf8.allSatisfy({ (48...57).contains($0) }) { return copy.refused(code.hasPrefix("Throttled") ? 403 : 400, code) }
-            return copy.answer(code, Umeng.codes.entries[code]?.meaning ?? "forced by PUT /sandbox/faults")
+            return copy
         }
 
         func body(echo: String) -> [UInt8] {
@@ -103,8 +95,8 @@ public struct UmengEmulator: ProviderEmulator {
             object.add("code", json: Array((code.isEmpty ? "0" : code).utf8))
             object.add("message", desc)
             var data = JSONObjectWriter()
-            if let mobile { data.add("mobile", mobile) }
-            if let verifyResult { data.add("verifyResult", verifyResult) }
+            if let msisdn { data.add("mobile", msisdn) }
+            if let verdict { data.add("verifyResult", verdict) }
             object.add("data", object: data)
             return object.finish()
         }

@@ -34,39 +34,31 @@ struct EchoEmulator: ProviderEmulator {
         let expected = (try? Digest.hmacSHA256(key: Array(credentials.secret.utf8), data: Array(token.utf8))).map(Hex.lowercase) ?? ""
         guard object["sig"]?.stringValue == expected else { return answer.answer("7", "bad signature") }
         guard case .success(let record) = call.spend(token, for: app) else { return answer.answer("9", "token used") }
-        answer.number = record.phoneNumber
+        answer.msisdn = record.phoneNumber
         answer.phoneNumber = record.phoneNumber
-        answer.ticket = "t-" + token.suffix(6)
+        answer.taskId = "t-" + token.suffix(6)
         return answer.answer("0", "ok")
     }
 
     func forcedCodeProblem(_ code: String) -> String? { EmulatorChecks.numericCodeProblem(code) }
 
-    struct Answer: DescribedEmulatorAnswer {
-        var code = ""
-        var desc = ""
-        var echo = ""
-        var appId = ""
-        var number: String?
-        var ticket: String?
-        var phoneNumber: String?
+    /// The echo reply carries the number as `number` and the task id as `ticket`.
+    struct Answer: DecidedEmulatorAnswer {
+        var decision = EmulatorDecision(.login)
 
         var provider: String { EchoProvider.id }
-        var product: SandboxProduct { .login }
         var httpStatus: Int { 200 }
         var isSuccess: Bool { code == "0" }
 
         func forced(_ code: String) -> Answer {
-            var copy = answer(code, "forced")
-            copy.number = nil
-            return copy
+            forcing(code, meaning: "forced")
         }
 
         func body(echo: String) -> [UInt8] {
             var object = JSONObjectWriter()
             object.add("code", code)
-            object.add("ticket", ticket)
-            object.add("number", number)
+            object.add("ticket", taskId)
+            object.add("number", msisdn)
             return object.finish()
         }
     }

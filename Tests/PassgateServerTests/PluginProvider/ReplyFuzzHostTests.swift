@@ -54,6 +54,27 @@ struct ReplyFuzzHostTests {
         #expect(try upperCaseLogin.phoneNumber.result.get().phoneNumber == "13800138000")
     }
 
+    @Test("CMCC's verify findings are never a match: an empty code is refused as a reply, a spaced one is read as an unknown code")
+    func cmccVerifyFindingsAreNoMatch() throws {
+        let host = try ReplyFuzzHost(registry: Self.registry, id: "cmcc")
+        let findings = Dictionary(uniqueKeysWithValues: try Self.inputs("Findings", "cmcc").map { ($0.name, $0.bytes) })
+        let emptyInput = try #require(findings["verify-empty-resultcode-is-match"])
+        let spacedInput = try #require(findings["verify-spaced-short-code-is-match"])
+        let empty = try #require(host.answers(emptyInput)?.verify)
+        #expect(empty.rawCode == nil)
+        #expect(Self.errorCode(empty) == .carrierBadResponse)
+        // The spaced code gets past the echo check (the host put our msgid in) to the padded-code rule.
+        let spaced = try #require(host.answers(spacedInput)?.verify)
+        #expect(spaced.rawCode == "00")  // trimmed, and not padded to "000": a string code is taken as sent
+        #expect(Self.errorCode(spaced) == .carrierError)
+    }
+
+    /// The error code of a failed answer, nil for a success.
+    static func errorCode<Value>(_ answer: ProviderAnswer<Value>) -> PassgateError.Code? {
+        guard case .failure(let error) = answer.result else { return nil }
+        return error.code
+    }
+
     @Test("the echo provider is fuzzed through its own entry, on phone-number replies only")
     func echo() throws {
         let host = try ReplyFuzzHost(registry: Self.registry, id: EchoProvider.id)

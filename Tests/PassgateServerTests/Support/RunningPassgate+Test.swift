@@ -3,7 +3,11 @@ import PassgateCore
 import PassgateLiveTestSupport
 import PassgateTestSupport
 import PassgateServer
+import CarrierSandbox
 import CurlTransport
+import Logging
+import PassgateCLI
+import PassgateProviders
 import Testing
 
 /// Runs `body` against an instance of `configuration` started for it and stopped after it,
@@ -25,4 +29,14 @@ extension RunningPassgate {
         let answer = APIAnswer(status: response.status, body: response.body, headers: response.headers)
         return (answer.status, answer.json["checks"] as? [String: String] ?? [:])
     }
+}
+
+/// A standalone sandbox on loopback for `TestConfiguration`'s apps, changed by `change` (its
+/// latency, or a carrier console that disagrees with Passgate); returns it and its port.
+func startSandbox(_ change: (inout SandboxConfiguration) -> Void, clock: any PassgateClock = SystemClock()) async throws -> (CarrierSandbox, Int) {
+    var settings = TestConfiguration.make().sandboxConfiguration
+    settings.port = 0
+    change(&settings)
+    let sandbox = CarrierSandbox(configuration: settings, registry: .builtIn, clock: clock, logger: Logger(label: "test.sandbox"))
+    return (sandbox, try await sandbox.start())
 }

@@ -1,18 +1,19 @@
-import PassgateLiveTestSupport
-import PassgateTestSupport
-import PassgateCore
-import ProviderCMCC
 import CarrierSandbox
-import CurlTransport
 import Foundation
 import Logging
+import PassgateAudit
 import PassgateConfig
+import PassgateCore
+import PassgateLiveTestSupport
 import PassgateServer
+import PassgateTestSupport
+import Prometheus
+import ProviderCMCC
 import Testing
 
 /// The rule: no log line, metric label, error envelope or audit record ever contains a phone
-/// number, token or secret in clear, whatever the carrier sends. Driven over real HTTP through
-/// every fault the sandbox can inject and every result code CMCC documents, with logs at debug.
+/// number, token or secret in clear, whatever the carrier sends. Driven in-process through every
+/// fault the CMCC emulator can inject and every result code CMCC documents, with logs at debug.
 @Suite("nothing leaks, whatever the carrier answers")
 struct ReplyLeakTests {
     /// Everything a test run produced that is not a success body: logs, error envelopes, metrics, audit lines.
@@ -35,16 +36,18 @@ struct ReplyLeakTests {
         let (configuration, directory) = AuditLogWiringTests.audited()
         var settings = configuration
         settings.log.level = .debug
-        settings.providers[CMCC.providerID]?.timeoutMs = 800
-        settings.providers[CMCC.providerID]?.connectTimeoutMs = 500
         settings.providers[CMCC.providerID]?.circuitFailureThreshold = 10_000  // every call must reach the sandbox
         let logs = MemoryLogSink()
-        var output = Output()
-        try await withRunningPassgate(settings, logs: logs) { passgate in
-
+        let writer = try AuditLogWiringTests.writer(settings)
+        let registry = PrometheusCollectorRegistry()
+        let sandbox = InProcessPassgate.sandbox(for: settings)
+        var output = try await InProcessPassgate.with(
+            InProcessPassgate.pointedAtSandbox(settings), carrier: sandbox, registry: registry, audit: writer, logs: logs
+        ) { passgate in
+            var output = Output()
             func exchange(_ app: String, verify: Bool) async throws {
                 let phone = output.nextPhone()
-                let token = try await passgate.mintToken(appId: app, phone: phone, product: verify ? "verify" : "login")
+                let token = try sandbox.mintToken(appId: app, phone: phone, product: verify ? "verify" : "login")
                 output.tokens.append(token)
                 let answer = verify
                     ? try await passgate.post("/v1/phone-number/verify", ["appId": app, "token": token, "phoneNumber": phone])
@@ -53,22 +56,25 @@ struct ReplyLeakTests {
             }
 
             for fault in SandboxFault.allCases where fault != .none {
-                try await passgate.setFault(fault.rawValue)
+                sandbox.setFault(fault)
                 try await exchange(TestConfiguration.md5App, verify: false)
                 try await exchange(TestConfiguration.rsaApp, verify: false)
                 try await exchange(TestConfiguration.md5App, verify: true)
             }
-            try await passgate.setFault("none")
+            sandbox.setFault(.none)
             for code in CMCC.loginCodes.entries.keys.sorted() where code != "103000" {
-                try await passgate.forceResultCode(code)
+                try await sandbox.forceResultCode(code)
                 try await exchange(TestConfiguration.md5App, verify: false)
             }
             for code in CMCC.verifyCodes.entries.keys.sorted() where code != "000" && code != "001" {
-                try await passgate.forceResultCode(code)
+                try await sandbox.forceResultCode(code)
                 try await exchange(TestConfiguration.md5App, verify: true)
             }
-            output.texts.append(try await passgate.metrics())
+            output.texts.append(InProcessPassgate.metrics(registry))
+            return output
         }
+        #expect(await writer.flush())
+        await writer.shutdown()
         output.texts += logs.contents
         let audit = (try? String(contentsOfFile: "\(directory)/audit.jsonl", encoding: .utf8)) ?? ""
         #expect(audit.split(separator: "\n").count >= 140, "every call audited")

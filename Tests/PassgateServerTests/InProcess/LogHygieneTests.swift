@@ -1,27 +1,33 @@
-import PassgateLiveTestSupport
-import PassgateTestSupport
+import CarrierSandbox
 import Foundation
+import PassgateCore
+import PassgateLiveTestSupport
 import PassgateServer
+import PassgateTestSupport
 import Testing
 
+/// The log lines of real exchanges, in-process: the CMCC emulator answers the provider's calls,
+/// the runtime's logger writes into a memory sink.
 @Suite("logs")
 struct LogHygieneTests {
     @Test("logs are JSON lines with one request line and one carrier-call line, and never contain a token, secret or full number")
     func noSecretsInLogs() async throws {
         let logs = MemoryLogSink()
-        var tokens: [String] = []
-        try await withRunningPassgate(logs: logs) { passgate in
+        let sandbox = InProcessPassgate.sandbox()
+        let tokens = try await InProcessPassgate.with(InProcessPassgate.cmccConfiguration(), carrier: sandbox, logs: logs) { passgate in
+            var tokens: [String] = []
             for app in [TestConfiguration.md5App, TestConfiguration.rsaApp] {
-                let token = try await passgate.mintToken(appId: app, phone: "13700001234")
+                let token = try sandbox.mintToken(appId: app, phoneNumber: "13700001234")
                 tokens.append(token)
                 #expect(try await passgate.post("/v1/phone-number", ["appId": app, "token": token]).status == 200)
                 _ = try await passgate.post("/v1/phone-number", ["appId": app, "token": token])  // replayed
                 _ = try await passgate.post("/v1/phone-number", ["appId": app, "token": token], apiKey: TestConfiguration.secondShopApiKey)  // spent
             }
-            let verifyToken = try await passgate.mintToken(appId: TestConfiguration.md5App, phone: "13700001234", product: "verify")
+            let verifyToken = try sandbox.mintToken(appId: TestConfiguration.md5App, phoneNumber: "13700001234", product: .verify)
             tokens.append(verifyToken)
             _ = try await passgate.post("/v1/phone-number/verify", ["appId": TestConfiguration.md5App, "token": verifyToken, "phoneNumber": "13700001234"])
             _ = try await passgate.post("/v1/phone-number", ["appId": TestConfiguration.md5App, "token": "x"], apiKey: "not-the-key")
+            return tokens
         }
 
         let lines = logs.contents
