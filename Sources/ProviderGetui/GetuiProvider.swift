@@ -48,9 +48,6 @@ public struct GetuiProvider: CarrierProvider {
     }
 
     public func verify(app: any ProviderApp, token: String, phoneNumber: String, context: CallContext) throws(PassgateError) -> PreparedCall<VerificationOutcome> {
-        let app = try own(app, as: GetuiApp.self)
-        throw PassgateError(
-            .appNotEnabled, .local("Getui has no number verification"),
-            message: "Getui offers no number verification: app \(app.appId) can only get phone numbers (POST /v1/phone-number).")
+        throw noVerification(for: try own(app, as: GetuiApp.self), name: "Getui")
     }
 }

@@ -75,9 +75,6 @@ public struct MobTechProvider: CarrierProvider {
 
     /// MobTech's server API has no number verification.
     public func verify(app: any ProviderApp, token: String, phoneNumber: String, context: CallContext) throws(PassgateError) -> PreparedCall<VerificationOutcome> {
-        let app = try own(app, as: MobTechApp.self)
-        throw PassgateError(
-            .appNotEnabled, .local("mobtech has no number verification"),
-            message: "MobTech SecVerify has no number-verification API: app \(app.appId) can only get phone numbers (POST /v1/phone-number).")
+        throw noVerification(for: try own(app, as: MobTechApp.self), name: "MobTech SecVerify")
     }
 }

@@ -54,9 +54,6 @@ public struct TencentProvider: CarrierProvider {
 
     /// Tencent Cloud's number authentication has no verification API in its documentation.
     public func verify(app: any ProviderApp, token: String, phoneNumber: String, context: CallContext) throws(PassgateError) -> PreparedCall<VerificationOutcome> {
-        let app = try own(app, as: TencentApp.self)
-        throw PassgateError(
-            .appNotEnabled, .local("tencent has no number verification"),
-            message: "Tencent Cloud's number authentication offers no number verification: app \(app.appId) can only get numbers (POST /v1/phone-number).")
+        throw noVerification(for: try own(app, as: TencentApp.self), name: "Tencent Cloud's number authentication")
     }
 }
