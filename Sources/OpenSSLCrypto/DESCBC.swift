@@ -1,7 +1,7 @@
 import COpenSSL
 
 /// Single DES in CBC mode with PKCS#5 padding, for a provider protocol that still encrypts this
-/// way (MobTech's number). Obsolete and weak: never a choice of ours, only what a provider sends.
+/// way (one aggregator's number). Obsolete and weak: never a choice of ours, only what a provider sends.
 ///
 /// OpenSSL 3 keeps single DES in its `legacy` provider module. Loading that module into the
 /// process's default library context would make every later fetch able to land on legacy

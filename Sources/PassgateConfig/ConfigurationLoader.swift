@@ -50,7 +50,7 @@ import PassgateCore
 ///     - `cmcc.baseURLs` (list of URLs, required unless `sandbox.enabled`): tried in order; absolute http(s), no query;
 ///       https unless the host is loopback (127.0.0.0/8, ::1, localhost)
 ///     - `cmcc.verifyBaseURLs` (list of URLs, optional): where number verifications go, for a provider that
-///       serves them on another host (Geetest's OnePass); absent: `baseURLs`. The same rules as `baseURLs`
+///       serves them on another host (a separate verification product); absent: `baseURLs`. The same rules as `baseURLs`
 ///     - `cmcc.connectTimeoutMs` (int 50-60000, default: 1000; override `PASSGATE_PROVIDERS_CMCC_CONNECTTIMEOUTMS`)
 ///     - `cmcc.timeoutMs` (int 100-120000 and > connectTimeoutMs, default: 3000; override `PASSGATE_PROVIDERS_CMCC_TIMEOUTMS`):
 ///       the whole request

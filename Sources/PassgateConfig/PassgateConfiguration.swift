@@ -160,7 +160,7 @@ public struct ProviderSettings: Sendable, Equatable, RedactedDescription {
     /// Tried in order (fail-over only when a request provably never left).
     public var baseURLs: [String]
     /// Where number verifications go instead, for a provider that serves them on another host
-    /// (Geetest's OnePass); empty: ``baseURLs``, as for most providers. Tried in order too.
+    /// (an aggregator whose verification product has hosts of its own); empty: ``baseURLs``, as for most providers. Tried in order too.
     public var verifyBaseURLs: [String] = []
     public var connectTimeoutMs = 1000
     public var timeoutMs = 3000

@@ -21,7 +21,7 @@ extension ReplyFuzzHost {
         case .request, .transport, .local:
             problems.append("a \(error.code.rawValue) from another layer: \(error)")
         }
-        // A provider's own 7-digit code (MobTech's) is quoted by design; nothing else of 7+ digits may be.
+        // A provider's own 7-digit code (`ReplyFuzzing.isLongCode`) is quoted by design; nothing else of 7+ digits may be.
         let longCode = error.carrierAnswer.map(\.code).flatMap { provider.isLongCode($0) ? $0 : nil }
         for (name, text) in [("description", String(describing: error)), ("message", error.message)] {
             if text.contains(call.token) { problems.append("the error \(name) contains the token") }

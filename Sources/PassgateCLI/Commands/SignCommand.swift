@@ -36,7 +36,7 @@ struct SignCommand: ParsableCommand {
     @Option(name: .customLong("request-id"), help: "The id sent to providers that take one of ours (exID, outId; default: fresh per request).")
     var requestId: String?
 
-    @Option(name: .customLong("field"), help: "A providerFields value the app's provider reads, as NAME=VALUE (Geetest's processId); repeatable.")
+    @Option(name: .customLong("field"), help: "A providerFields value the app's provider reads, as NAME=VALUE (e.g. a flow id); repeatable.")
     var fields: [String] = []
 
     @Option(name: .customLong("base-url"), help: "Base URL of the request line (default: the provider's first configured one, or the embedded sandbox).")

@@ -44,7 +44,7 @@ extension ConfigurationReader {
             }
         }
         // Optional: only a provider that verifies numbers on another host needs it.
-        if let urls = baseURLs("verifyBaseURLs", in: section, example: "e.g. [\"https://onepass.geetest.com\"]") {
+        if let urls = baseURLs("verifyBaseURLs", in: section, example: "e.g. [\"https://verify.example.com\"]") {
             settings.verifyBaseURLs = urls.valid
         }
 

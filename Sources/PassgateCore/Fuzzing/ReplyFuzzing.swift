@@ -16,7 +16,7 @@ public protocol ReplyFuzzing: CarrierProvider {
     /// value is a `PhoneNumberOutcome` or a `VerificationOutcome`, as `call.operation` says.
     func checkAnswer<Value: Sendable>(_ answer: ProviderAnswer<Value>, input: ReplyInput, call: FuzzedCall) -> String?
     /// Whether `code`, a raw code this provider's parser accepted, is one of its own codes with 7
-    /// digits (MobTech's), which the host's "no run of 7+ digits" check lets through where an error
+    /// digits (one aggregator's codes have 7), which the host's "no run of 7+ digits" check lets through where an error
     /// quotes it. Default: none.
     func isLongCode(_ code: String) -> Bool
 }

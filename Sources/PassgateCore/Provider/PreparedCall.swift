@@ -10,7 +10,7 @@ public struct ProviderRequest: Sendable, RedactedDescription {
     /// Our id for this call (CMCC's msgid): in the call record, the logs and the audit line.
     public var msgid: String
     /// A base URL the app's settings name instead of the provider's (a reseller speaking the
-    /// provider's protocol, as JVerification's do): the call goes there, whichever of the
+    /// provider's protocol under another host and path): the call goes there, whichever of the
     /// provider's base URLs the server chose; nil for the provider's own.
     public var baseURL: String?
 

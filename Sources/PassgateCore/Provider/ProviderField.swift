@@ -1,5 +1,5 @@
 /// One value a provider reads from the app's SDK besides the token, sent by the caller as
-/// `providerFields.<name>` (Geetest's flow id `processId`, a carrier's second token, the
+/// `providerFields.<name>` (an aggregator's flow id, a carrier's second token, the
 /// carrier's name). A provider declares the ones it reads (`CarrierProvider.providerFields`);
 /// the server refuses a request whose fields do not match the declaration before any call.
 ///

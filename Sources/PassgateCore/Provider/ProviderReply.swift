@@ -43,7 +43,7 @@ public enum ProviderReply {
     /// blanks trimmed: 1-6 ASCII digits. Anything else is not a code, and is not echoed in the
     /// error (a longer run of digits could be a phone number). `usual` says what the provider's
     /// codes look like ("4 digits"); `maxDigits` is 7 only for a provider whose codes have 7
-    /// (MobTech), which then checks their shape itself.
+    /// (its `ReplyFuzzing.isLongCode` says which), which then checks their shape itself.
     public static func digitCode(
         _ value: ParsedJSON?, field: String, provider: String, usual: String, maxDigits: Int = 6
     ) throws(PassgateError) -> String {
