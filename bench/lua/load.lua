@@ -1,5 +1,6 @@
 -- wrk script for bench/run: every request sends the next prepared body of this thread's pool
--- (one complete body per line - JSON, or a signed form where a provider sends one - each with a
+-- (one complete body per line - JSON, or a signed form where a provider sends one; `PATH?QUERY<TAB>BODY`
+-- where the query is signed per request - each with a
 -- fresh, unused carrier token), so neither the sandbox (single-use tokens, unique msgids and nonces)
 -- nor Passgate's replay cache ever sees a repeat.
 --
@@ -54,6 +55,12 @@ function request()
    end
    local body = bodies[nextBody]
    nextBody = nextBody + 1
+   -- A line `PATH?QUERY<TAB>BODY` carries its own path (a query signed per request); a JSON or
+   -- form body never starts with "/".
+   local path, payload = body:match("^(/[^\t]*)\t(.*)$")
+   if path then
+      return wrk.format(nil, path, headers, payload)
+   end
    return wrk.format(nil, nil, headers, body)
 end
 
