@@ -41,6 +41,8 @@ let package = Package(
         .library(name: "ProviderGetui", targets: ["ProviderGetui"]),
         .library(name: "ProviderYidun", targets: ["ProviderYidun"]),
         .library(name: "ProviderTencent", targets: ["ProviderTencent"]),
+        .library(name: "ProviderMobTech", targets: ["ProviderMobTech"]),
+        .library(name: "ProviderUmeng", targets: ["ProviderUmeng"]),
         .library(name: "PassgateAPI", targets: ["PassgateAPI"]),
         // For the fuzz targets (Fuzz/Package.swift): the API's HTTP/1.1 channel and the configuration reader.
         .library(name: "EventLoopExecution", targets: ["EventLoopExecution"]),
@@ -158,12 +160,22 @@ let package = Package(
             dependencies: ["PassgateCore", "OpenSSLCrypto"],
             swiftSettings: swiftSettings
         ),
+        .target(
+            name: "ProviderMobTech",
+            dependencies: ["PassgateCore", "OpenSSLCrypto"],
+            swiftSettings: swiftSettings
+        ),
+        .target(
+            name: "ProviderUmeng",
+            dependencies: ["PassgateCore", "OpenSSLCrypto"],
+            swiftSettings: swiftSettings
+        ),
         // MARK: Layer 4, assembly: the provider registry
         // The providers this build ships, one line each: the list the composition root (`passgate`)
         // hands to the configuration and the sandbox; tests and the fuzz package use the same list.
         .target(
             name: "PassgateProviders",
-            dependencies: ["PassgateCore", "ProviderCMCC", "ProviderJVerification", "ProviderShanyan", "ProviderAliyun", "ProviderGeetest", "ProviderGetui", "ProviderYidun", "ProviderTencent"],
+            dependencies: ["PassgateCore", "ProviderCMCC", "ProviderJVerification", "ProviderShanyan", "ProviderAliyun", "ProviderGeetest", "ProviderGetui", "ProviderYidun", "ProviderTencent", "ProviderMobTech", "ProviderUmeng"],
             swiftSettings: swiftSettings
         ),
         // MARK: Layer 3, parts: the reply-fuzz host
@@ -379,6 +391,16 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
         .testTarget(
+            name: "ProviderMobTechTests",
+            dependencies: ["ProviderMobTech", "PassgateCore", "OpenSSLCrypto", "PassgateTestSupport"],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "ProviderUmengTests",
+            dependencies: ["ProviderUmeng", "PassgateCore", "OpenSSLCrypto", "PassgateTestSupport"],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
             name: "DedicatedThreadsTests",
             dependencies: [
                 "DedicatedThreads",
@@ -404,12 +426,12 @@ let package = Package(
         .testTarget(
             name: "PassgateConfigTests",
             dependencies: [
-                "ProviderCMCC", "ProviderJVerification", "ProviderShanyan", "ProviderAliyun", "ProviderGeetest", "ProviderYidun", "ProviderTencent", "PassgateConfig", "OpenSSLCrypto", "PassgateCore", "PassgateTestSupport"],
+                "ProviderCMCC", "ProviderJVerification", "ProviderShanyan", "ProviderAliyun", "ProviderGeetest", "ProviderYidun", "ProviderTencent", "ProviderMobTech", "ProviderUmeng", "PassgateConfig", "OpenSSLCrypto", "PassgateCore", "PassgateTestSupport"],
             swiftSettings: swiftSettings
         ),
         .testTarget(
             name: "CarrierSandboxTests",
-            dependencies: ["PassgateTestSupport", "PassgateProviders", "ProviderCMCC", "ProviderJVerification", "ProviderShanyan", "ProviderAliyun", "ProviderGeetest", "ProviderGetui", "ProviderYidun", "ProviderTencent", "CarrierSandbox", "PassgateCore", "OpenSSLCrypto", "CurlTransport"],
+            dependencies: ["PassgateTestSupport", "PassgateProviders", "ProviderCMCC", "ProviderJVerification", "ProviderShanyan", "ProviderAliyun", "ProviderGeetest", "ProviderGetui", "ProviderYidun", "ProviderTencent", "ProviderMobTech", "ProviderUmeng", "CarrierSandbox", "PassgateCore", "OpenSSLCrypto", "CurlTransport"],
             swiftSettings: swiftSettings
         ),
         .target(
@@ -445,6 +467,8 @@ let package = Package(
                 "ProviderGetui",
                 "ProviderYidun",
                 "ProviderTencent",
+                "ProviderMobTech",
+                "ProviderUmeng",
                 "PassgateServer", "PassgateConfig", "PassgateState", "CarrierSandbox", "PassgateCore", "CurlTransport", "OpenSSLCrypto",
                 "PassgateTestSupport", "PassgateLiveTestSupport",
                 .product(name: "Logging", package: "swift-log"),

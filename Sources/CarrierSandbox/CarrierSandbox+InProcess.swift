@@ -12,13 +12,14 @@ extension CarrierSandbox: CarrierTransport {
     public func send(_ request: CarrierHTTPRequest) async throws -> CarrierHTTPReply {
         let afterScheme = request.url.firstRange(of: "://").map { request.url[$0.upperBound...] } ?? request.url[...]
         let host = String(afterScheme.prefix { $0 != "/" })
-        func header(_ name: String) -> String? { request.headers.first { $0.name.lowercased() == name }?.value }
+        func header(_ name: String) -> String? { request.headers.first { ASCIICase.equals($0.name, name) }?.value }
         let answer = engine.handle(EmulatorRequest(
             method: request.method, uri: String(afterScheme.dropFirst(host.count)), body: request.body, peerIP: "127.0.0.1",
-            authorization: header("authorization"), contentType: header("content-type")))
+            authorization: header("authorization"), contentType: header("content-type"),
+            headers: request.headers.map { (name: $0.name, value: $0.value) }))
         switch answer.action {
-        case .respond(let status, let contentType, let body, _):
-            return CarrierHTTPReply(status: status, contentType: contentType, body: body)
+        case .respond(let status, let contentType, let body, let headers):
+            return CarrierHTTPReply(status: status, contentType: contentType, body: body, headers: headers.map { (name: $0.0, value: $0.1) })
         case .reset:
             throw TransportFailure(kind: .sendFailure, detail: "the sandbox reset the connection", host: host)
         case .hold:

@@ -47,29 +47,6 @@ public enum AESCBC {
         guard let cipher = fetched else {
             throw OpenSSLError(operation: operation, reason: "\(algorithm) is not available from the loaded OpenSSL providers")
         }
-        let encrypting: Int32 = operation == .encrypt ? 1 : 0
-        let name = operation == .encrypt ? "encryption" : "decryption"
-        return try OpenSSLErrorQueue.run {
-            guard let ctx = EVP_CIPHER_CTX_new() else {
-                throw OpenSSLErrorQueue.failure(operation, "EVP_CIPHER_CTX_new failed (out of memory)")
-            }
-            defer { EVP_CIPHER_CTX_free(ctx) }
-            guard EVP_CipherInit_ex2(ctx, cipher, key, iv, encrypting, nil) == 1 else {
-                throw OpenSSLErrorQueue.failure(operation, "\(algorithm) \(name) could not be initialised")
-            }
-            var output = [UInt8](repeating: 0, count: input.count + blockLength)
-            var written: Int32 = 0
-            var final: Int32 = 0
-            try output.withUnsafeMutableBufferPointer { buffer in
-                guard EVP_CipherUpdate(ctx, buffer.baseAddress, &written, input, Int32(input.count)) == 1 else {
-                    throw OpenSSLErrorQueue.failure(operation, "\(algorithm) \(name) failed")
-                }
-                guard EVP_CipherFinal_ex(ctx, buffer.baseAddress! + Int(written), &final) == 1 else {
-                    throw OpenSSLErrorQueue.failure(
-                        operation, operation == .encrypt ? "\(algorithm) encryption could not be finished" : "\(algorithm) padding is wrong: another key or IV, or an altered message")
-                }
-            }
-            return Array(output[0..<Int(written + final)])
-        }
+        return try CBCCipher.run(cipher, name: algorithm, blockLength: blockLength, operation, input, key: key, iv: iv)
     }
 }

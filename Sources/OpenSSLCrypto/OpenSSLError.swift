@@ -6,6 +6,8 @@ public struct OpenSSLError: Error, Sendable, Equatable, CustomStringConvertible 
     /// The operation that failed; stable, safe as a metrics label.
     public enum Operation: String, Sendable {
         case digest, hmac, random, keyLoad, keyGenerate, keyExport, sign, verify, encrypt, decrypt, certificateLoad
+        /// Loading an OpenSSL provider module or fetching a cipher from it (single DES: `legacy`).
+        case cipherLoad
     }
 
     public let operation: Operation

@@ -21,10 +21,12 @@ extension ReplyFuzzHost {
         case .request, .transport, .local:
             problems.append("a \(error.code.rawValue) from another layer: \(error)")
         }
+        // A provider's own 7-digit code (MobTech's) is quoted by design; nothing else of 7+ digits may be.
+        let longCode = error.carrierAnswer.map(\.code).flatMap { provider.isLongCode($0) ? $0 : nil }
         for (name, text) in [("description", String(describing: error)), ("message", error.message)] {
             if text.contains(call.token) { problems.append("the error \(name) contains the token") }
             if app.secrets.contains(where: { !$0.isEmpty && text.contains($0) }) { problems.append("the error \(name) contains a credential") }
-            let run = FuzzText.longestDigitRun(text)
+            let run = FuzzText.longestDigitRun(longCode.map { text.replacing($0, with: "<code>") } ?? text)
             if checkRedaction, run >= 7 { problems.append("the error \(name) has a run of \(run) digits (PASSGATE_FUZZ_REDACTION): \(text)") }
         }
         return problems

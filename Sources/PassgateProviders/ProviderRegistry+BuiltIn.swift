@@ -4,8 +4,10 @@ import ProviderCMCC
 import ProviderGeetest
 import ProviderGetui
 import ProviderJVerification
+import ProviderMobTech
 import ProviderShanyan
 import ProviderTencent
+import ProviderUmeng
 import ProviderYidun
 
 extension ProviderRegistry {
@@ -21,5 +23,7 @@ extension ProviderRegistry {
         GetuiProvider(),
         YidunProvider(),
         TencentProvider(),
+        MobTechProvider(),
+        UmengProvider(),
     ])
 }

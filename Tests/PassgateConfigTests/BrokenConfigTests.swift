@@ -1,5 +1,6 @@
 import Foundation
 import PassgateConfig
+import PassgateCore
 import PassgateTestSupport
 import Testing
 
@@ -43,7 +44,7 @@ struct BrokenConfigTests {
                 ("servr", "unknown key 'servr' at top level; did you mean 'server'?"),
                 ("server.port", "server.port must be an integer 0-65535 (0 picks a free port), got '99999'"),
                 ("providers.cmcc.baseURLs[0]", "must use https"),
-                ("providers.cucc", "unknown provider 'cucc'; supported: aliyun, cmcc, "),
+                ("providers.cucc", "unknown provider 'cucc'; supported: \(ProviderRegistry.testing.ids.joined(separator: ", "))"),
                 ("apps[0].secret", "apps[0].secret is a literal; use env:NAME or file:PATH outside the sandbox"),
                 ("apps[0].appKey", "environment variable MISSING_APP_KEY is not set"),
                 ("apps[1].appId", "300011111111 is configured twice (also apps[0].appId)"),

@@ -7,7 +7,7 @@ extension SandboxFault {
         let html = "text/html;charset=UTF-8"
         switch self {
         case .none:
-            return .respond(status: outcome.httpStatus, contentType: json, body: outcome.body(echo: outcome.echo), headers: [])
+            return .respond(status: outcome.httpStatus, contentType: json, body: outcome.body(echo: outcome.echo), headers: outcome.headers)
         case .http500:
             return .respond(status: 500, contentType: html, body: Self.page("500 Internal Server Error"), headers: [])
         case .http502:

@@ -125,7 +125,8 @@ final class SandboxHTTPHandler: ChannelInboundHandler {
             let request = EmulatorRequest(
                 method: head.method.rawValue, uri: head.uri, body: Array(body.readableBytesView),
                 peerIP: context.channel.remoteAddress?.ipAddress,
-                authorization: head.headers.first(name: "Authorization"), contentType: head.headers.first(name: "Content-Type")
+                authorization: head.headers.first(name: "Authorization"), contentType: head.headers.first(name: "Content-Type"),
+                headers: head.headers.map { (name: $0.name, value: $0.value) }
             )
             let answer = engine.handle(request)
             let (version, keepAlive, method) = (head.version, head.isKeepAlive, head.method)

@@ -22,6 +22,12 @@ public protocol EmulatorAnswer: Sendable {
     func forced(_ code: String) -> Self
     /// The reply body, echoing `echo` (``echo`` unless a fault says otherwise).
     func body(echo: String) -> [UInt8]
+    /// Headers the reply carries besides `Content-Type` (an API gateway's `X-Ca-Error-Message`).
+    var headers: [(String, String)] { get }
+}
+
+extension EmulatorAnswer {
+    public var headers: [(String, String)] { [] }
 }
 
 /// An answer whose code and description are set by its check sequence.

@@ -14,16 +14,27 @@ public struct EmulatorRequest: Sendable {
     /// The headers providers' protocols check (HTTP Basic authentication, the body's type).
     public var authorization: String?
     public var contentType: String?
+    /// Every header as received, for a provider whose signature covers headers (an API gateway's `x-ca-*`).
+    public var headers: [(name: String, value: String)]
 
     /// A request; `uri` may carry a query string or fragment, which the path drops.
-    public init(method: String, uri: String, body: [UInt8], peerIP: String?, authorization: String? = nil, contentType: String? = nil) {
+    public init(
+        method: String, uri: String, body: [UInt8], peerIP: String?, authorization: String? = nil, contentType: String? = nil,
+        headers: [(name: String, value: String)] = []
+    ) {
         self.method = method
         self.path = String(uri.prefix { $0 != "?" && $0 != "#" })
         self.query = String(uri.drop { $0 != "?" }.dropFirst().prefix { $0 != "#" })
+        self.headers = headers
         self.body = body
         self.peerIP = peerIP.map(Self.unmapped)
         self.authorization = authorization
         self.contentType = contentType
+    }
+
+    /// The first value of header `name`, compared without regard to ASCII case.
+    public func header(_ name: String) -> String? {
+        headers.first { ASCIICase.equals($0.name, name) }?.value
     }
 
     /// `::ffff:10.0.0.1` -> `10.0.0.1`, so an allow list of IPv4 addresses works on dual-stack listeners.

@@ -15,11 +15,16 @@ public protocol ReplyFuzzing: CarrierProvider {
     /// is wrong. `input` is the reply as interpreted (after ``fuzzReply(_:to:)``); the answer's
     /// value is a `PhoneNumberOutcome` or a `VerificationOutcome`, as `call.operation` says.
     func checkAnswer<Value: Sendable>(_ answer: ProviderAnswer<Value>, input: ReplyInput, call: FuzzedCall) -> String?
+    /// Whether `code`, a raw code this provider's parser accepted, is one of its own codes with 7
+    /// digits (MobTech's), which the host's "no run of 7+ digits" check lets through where an error
+    /// quotes it. Default: none.
+    func isLongCode(_ code: String) -> Bool
 }
 
 extension ReplyFuzzing {
     public func fuzzReply(_ input: ReplyInput, to call: FuzzedCall) -> ReplyInput { input }
     public func checkAnswer<Value: Sendable>(_ answer: ProviderAnswer<Value>, input: ReplyInput, call: FuzzedCall) -> String? { nil }
+    public func isLongCode(_ code: String) -> Bool { false }
 }
 
 /// An app for fuzzing, and the secret values in it (a secret, an app key, a key's PEM) that an

@@ -42,11 +42,14 @@ public enum ProviderReply {
     /// A numeric result code as the aggregators send it (a JSON number, or a string of digits),
     /// blanks trimmed: 1-6 ASCII digits. Anything else is not a code, and is not echoed in the
     /// error (a longer run of digits could be a phone number). `usual` says what the provider's
-    /// codes look like ("4 digits").
-    public static func digitCode(_ value: ParsedJSON?, field: String, provider: String, usual: String) throws(PassgateError) -> String {
+    /// codes look like ("4 digits"); `maxDigits` is 7 only for a provider whose codes have 7
+    /// (MobTech), which then checks their shape itself.
+    public static func digitCode(
+        _ value: ParsedJSON?, field: String, provider: String, usual: String, maxDigits: Int = 6
+    ) throws(PassgateError) -> String {
         guard let raw = string(value) else { throw badReply(.missingField(field)) }
         let code = raw.trimmingASCIISpaces
-        guard (1...6).contains(code.utf8.count), code.allUTF8({ (48...57).contains($0) }) else {
+        guard (1...min(maxDigits, 7)).contains(code.utf8.count), code.allUTF8({ (48...57).contains($0) }) else {
             throw badReply(.malformedField(field, detail: "is not a \(provider) code (\(code.utf8.count) characters; codes are \(usual))"))
         }
         return code

@@ -41,11 +41,20 @@ public struct CarrierHTTPReply: Sendable {
     public var status: Int
     public var contentType: String?
     public var body: [UInt8]
+    /// The reply's headers, for a provider whose refusals come in one (an API gateway's
+    /// `X-Ca-Error-Message` with an empty body). Values come from outside: redact before quoting.
+    public var headers: [(name: String, value: String)]
 
-    public init(status: Int, contentType: String?, body: [UInt8]) {
+    public init(status: Int, contentType: String?, body: [UInt8], headers: [(name: String, value: String)] = []) {
         self.status = status
         self.contentType = contentType
         self.body = body
+        self.headers = headers
+    }
+
+    /// The first value of header `name`, compared without regard to ASCII case.
+    public func header(_ name: String) -> String? {
+        headers.first { ASCIICase.equals($0.name, name) }?.value
     }
 }
 

@@ -13,7 +13,7 @@ struct CurlCarrierTransport: CarrierTransport {
                 connectTimeoutMs: request.connectTimeoutMs, timeoutMs: request.timeoutMs,
                 caFile: request.options.caFile, proxy: request.options.proxy
             ))
-            return CarrierHTTPReply(status: response.status, contentType: response.header("Content-Type"), body: response.body)
+            return CarrierHTTPReply(status: response.status, contentType: response.header("Content-Type"), body: response.body, headers: response.headers)
         } catch let error as CurlTransportError {
             throw TransportFailure(kind: Self.kind(of: error), detail: error.description, host: error.host ?? "carrier")
         }

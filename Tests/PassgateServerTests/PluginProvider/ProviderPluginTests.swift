@@ -84,7 +84,7 @@ struct ProviderPluginTests {
         } throws: { error in
             let problems = (error as? ConfigurationError)?.problems ?? []
             return problems.contains { $0.path == "apps[0].secret" && $0.message.contains("required for an echo app") }
-                && problems.contains { $0.path == "apps[1].provider" && $0.message.contains("supported: aliyun, cmcc, echo, ") }
+                && problems.contains { $0.path == "apps[1].provider" && $0.message.contains("supported: \(ProviderRegistry.testing.adding([EchoProvider()]).ids.joined(separator: ", "))") }
         }
     }
 }
