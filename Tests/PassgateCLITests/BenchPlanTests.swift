@@ -48,7 +48,7 @@ struct BenchPlanTests {
         #expect(plan.undescribed.isEmpty, "providers without a +Bench.swift: \(plan.undescribed)")
         #expect(plan.entries.map(\.provider) == ProviderRegistry.builtIn.providers.map(\.id))
         #expect(plan.problems.isEmpty, "\(plan.problems)")
-        #expect(plan.scenarios.map(\.scenario.name) == ["md5", "rsa", "verify", "jv", "sy", "ali", "gt", "gy", "yd", "tc"])
+        #expect(plan.scenarios.map(\.scenario.name) == ["md5", "rsa", "verify", "jv", "sy", "ali", "gt", "gy", "yd", "tc", "mt", "um"])
         #expect(plan.scenarios.filter { $0.scenario.coverage == .everyLoad }.map(\.scenario.name) == ["md5", "rsa", "verify"])
         for entry in plan.entries {
             let provider = try #require(ProviderRegistry.builtIn[entry.provider])
@@ -65,7 +65,7 @@ struct BenchPlanTests {
         let host = SignHost(configuration: try Self.configuration(plan))
         for (provider, scenario) in plan.scenarios {
             let phone = scenario.operation == .verify ? BenchLoad.phoneNumber : nil
-            let fields = Dictionary(uniqueKeysWithValues: scenario.fields.map { ($0.name, $0.sample) })
+            let fields = Dictionary(uniqueKeysWithValues: scenario.fields.map { ($0.name, $0.sample(token: "benchtoken0001")) })
             let signed = try host.sign(appId: scenario.appId, provider: provider, token: "benchtoken0001", phone: phone, fields: fields)
             #expect(signed.call.operation == scenario.operation, "\(scenario.name)")
             #expect(!signed.body.isEmpty, "\(scenario.name)")
@@ -131,6 +131,8 @@ struct BenchPlanTests {
         let gtFields = try #require(gt["fields"] as? [[String: String]])
         #expect(gtFields == [["name": "processId", "kind": "unique", "value": "gtbench"]])
         #expect((jv["fields"] as? [Any])?.isEmpty == true)
+        let mtFields = try #require(scenarios.first { $0["name"] as? String == "mt" }?["fields"] as? [[String: String]])
+        #expect(mtFields.contains(["name": "opToken", "kind": "token"]))
 
         let text = try await ProcessRunner.passgate(["bench-plan"])
         #expect(text.status == 0 && text.stdout.contains("jv\tjverification\t/v1/phone-number\tapp jg-bench"), "\(text.stdout)")

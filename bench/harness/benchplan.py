@@ -22,9 +22,10 @@ Scenario = collections.namedtuple("Scenario", (
     "every_load", "fields",
 ))
 
-# One `providerFields` value of every request of a scenario: `unique` ones are `value` (a prefix)
-# and a counter, fresh per request; `fixed` ones are `value` itself.
-Field = collections.namedtuple("Field", ("name", "unique", "value"))
+# One `providerFields` value of every request of a scenario, by `kind`: `unique` ones are `value`
+# (a prefix) and a counter, fresh per request; `fixed` ones are `value` itself; `token` ones are the
+# request's token.
+Field = collections.namedtuple("Field", ("name", "kind", "value"))
 
 
 class Plan:
@@ -41,7 +42,7 @@ class Plan:
             self.scenarios[entry["name"]] = Scenario(
                 entry["name"], entry["label"], entry["provider"], entry["operation"], entry["appId"], entry["upstream"],
                 entry["upstreamSuccess"], entry["privateKeyOperations"], entry["coverage"] == "every-load",
-                tuple(Field(field["name"], field["kind"] == "unique", field["value"]) for field in entry.get("fields", ())))
+                tuple(Field(field["name"], field["kind"], field.get("value", "")) for field in entry.get("fields", ())))
 
     def scenario(self, name):
         return self.scenarios[name]

@@ -45,12 +45,21 @@ _RUN_TAG = secrets.token_hex(4)
 _counter = itertools.count(1)
 
 
-def request_fields(plan, op, count):
-    """`count` {name: value} dicts, one per request of scenario `op` (empty ones for a scenario
-    without fields)."""
+def _field_value(field, token):
+    if field.kind == "unique":
+        return f"{field.value}{_RUN_TAG}{next(_counter)}"
+    if field.kind == "token":
+        return token
+    if field.kind == "fixed":
+        return field.value
+    raise ValueError(f"bench plan: field {field.name} has an unknown kind {field.kind!r}")
+
+
+def request_fields(plan, op, tokens):
+    """One {name: value} dict per token of scenario `op`, for the request that sends it (empty
+    ones for a scenario without fields)."""
     fields = plan.scenario(op).fields
-    return [{field.name: f"{field.value}{_RUN_TAG}{next(_counter)}" if field.unique else field.value for field in fields}
-            for _ in range(count)]
+    return [{field.name: _field_value(field, token) for field in fields} for token in tokens]
 
 
 # --- bodies for Passgate ---------------------------------------------------------------------------
@@ -94,7 +103,7 @@ def signed_requests(settings, op, tokens, fields=None):
     body), in token order."""
     command = _sign_command(settings, op)
     if fields is None:
-        fields = request_fields(settings["plan"], op, len(tokens))
+        fields = request_fields(settings["plan"], op, tokens)
     lines = [sign_line(token, request) for token, request in zip(tokens, fields)]
     chunks = [lines[index:index + SIGN_CHUNK] for index in range(0, len(lines), SIGN_CHUNK)]
 
@@ -126,19 +135,39 @@ def build(settings, target, op, count):
     """`count` bodies for `target` ("passgate" or "upstream") and scenario `op` of the plan."""
     plan = settings["plan"]
     tokens = mint(settings["sandbox_port"], plan.scenario(op).app, plan.product(op), plan.phone, count)
-    fields = request_fields(plan, op, count)
+    fields = request_fields(plan, op, tokens)
     if target == "passgate":
         return [passgate_body(plan, op, token, request) for token, request in zip(tokens, fields)]
-    return [upstream_line(request) for request in signed_requests(settings, op, tokens, fields)]
+    signed = signed_requests(settings, op, tokens, fields)
+    with_headers = bool(varying_headers(signed))
+    return [upstream_line(request, with_headers) for request in signed]
 
 
-def upstream_line(request):
-    """The pool line of one signed request: its body, or `PATH?QUERY<TAB>BODY` when its URL has a
-    query, which varies per request (Tencent Cloud's fresh `random`); lua/load.lua sends either."""
+# Sent by lua/load.lua on every request (from `upstream_shape`) or by wrk itself.
+_WRK_HEADERS = {"content-type", "authorization", "content-length", "host"}
+
+
+def varying_headers(signed):
+    """The header names whose value is not the same on every request of `signed` (a signature,
+    nonce or timestamp in headers: Umeng's API gateway)."""
+    values = {}
+    for request in signed:
+        for name, value in request["headers"].items():
+            values.setdefault(name.lower(), set()).add(value)
+    return sorted(name for name, seen in values.items() if len(seen) > 1 and name not in _WRK_HEADERS)
+
+
+def upstream_line(request, with_headers=False):
+    """The pool line of one signed request: its body alone, or `PATH[?QUERY]<TAB>[NAME: VALUE<TAB>...]BODY`
+    when its URL has a query (Tencent Cloud signs a fresh `random` into it) or, `with_headers`, its
+    headers vary per request (then every header but wrk's own goes on the line); lua/load.lua
+    sends either."""
     url = urllib.parse.urlsplit(request["url"])
-    if url.query:
-        return f"{url.path or '/'}?{url.query}\t{request['body']}"
-    return request["body"]
+    if not url.query and not with_headers:
+        return request["body"]
+    path = (url.path or "/") + (f"?{url.query}" if url.query else "")
+    headers = [f"{name}: {value}" for name, value in request["headers"].items() if with_headers and name.lower() not in _WRK_HEADERS]
+    return "\t".join([path] + headers + [request["body"]])
 
 
 def write(bodies, prefix, threads):

@@ -50,7 +50,8 @@ PLAN = {
         scenario("rsa", "alpha", "a-rsa", keys=2, coverage="every-load"),
         scenario("verify", "alpha", "a-md5", operation="verify", coverage="every-load"),
         scenario("nu", "newcomer", "new-app", keys=1,
-                 fields=[{"name": "flowId", "kind": "unique", "value": "nuflow"}, {"name": "device", "kind": "fixed", "value": "dev1"}]),
+                 fields=[{"name": "flowId", "kind": "unique", "value": "nuflow"}, {"name": "device", "kind": "fixed", "value": "dev1"},
+                         {"name": "companion", "kind": "token"}]),
     ],
     "undescribed": [],
 }
@@ -119,15 +120,16 @@ class PoolTests(unittest.TestCase):
 
 
 class FieldTests(unittest.TestCase):
-    def test_a_unique_field_is_fresh_on_every_request_and_a_fixed_one_the_same(self):
+    def test_a_unique_field_is_fresh_on_every_request_a_fixed_one_the_same_and_a_token_one_the_token(self):
         plan = benchplan.Plan(PLAN)
-        first, second = pools.request_fields(plan, "nu", 2)
-        third = pools.request_fields(plan, "nu", 1)[0]
+        first, second = pools.request_fields(plan, "nu", ["T1", "T2"])
+        third = pools.request_fields(plan, "nu", ["T3"])[0]
         self.assertEqual((first["device"], second["device"]), ("dev1", "dev1"))
+        self.assertEqual((first["companion"], second["companion"], third["companion"]), ("T1", "T2", "T3"))
         flows = [first["flowId"], second["flowId"], third["flowId"]]
         self.assertEqual(len(set(flows)), 3, flows)
         self.assertTrue(all(flow.startswith("nuflow") and flow.isalnum() for flow in flows), flows)
-        self.assertEqual(pools.request_fields(plan, "md5", 2), [{}, {}])
+        self.assertEqual(pools.request_fields(plan, "md5", ["T1", "T2"]), [{}, {}])
 
     def test_passgates_body_carries_the_requests_fields_as_provider_fields(self):
         plan = benchplan.Plan(PLAN)
@@ -148,6 +150,14 @@ class FieldTests(unittest.TestCase):
                 self.assertEqual(handle.read(), "T1 flowId=nuflow1 device=dev1\nT2 flowId=nuflow2 device=dev1\n")
             self.assertEqual(pools.upstream_line(signed[0]), "/v5/validate?random=1\tB")
         self.assertEqual(pools.upstream_line({"url": "http://127.0.0.1:1/plain", "body": "{}"}), "{}")
+
+    def test_headers_signed_per_request_go_on_each_line_with_the_constant_ones(self):
+        signed = [{"url": "http://127.0.0.1:1/verify?appkey=k", "body": "{}",
+                   "headers": {"Content-Type": "application/json", "X-Ca-Key": "k", "X-Ca-Nonce": nonce}}
+                  for nonce in ("n1", "n2")]
+        self.assertEqual(pools.varying_headers(signed), ["x-ca-nonce"])
+        self.assertEqual(pools.upstream_line(signed[1], with_headers=True), "/verify?appkey=k\tX-Ca-Key: k\tX-Ca-Nonce: n2\t{}")
+        self.assertEqual(pools.varying_headers([dict(signed[0])] * 2), [])
 
 
 class RunPlanTests(unittest.TestCase):

@@ -8,6 +8,9 @@ public struct BenchField: Sendable, Equatable {
         /// The prefix and a counter the bench keeps for the whole run, fresh on every request: the
         /// provider (and its emulator) refuses a flow id or carrier token it has seen.
         case unique(prefix: String)
+        /// The request's own token: the emulator takes a minted token as its companion value too
+        /// (MobTech's carrier `opToken`), as the SDK hands the app both.
+        case token
     }
 
     /// The key in `providerFields`: one of the provider's ``CarrierProvider/providerFields``.
@@ -26,17 +29,19 @@ public struct BenchField: Sendable, Equatable {
         switch value {
         case .fixed(let fixed): text = fixed
         case .unique(let prefix): text = prefix
+        case .token: return true
         }
         return !text.isEmpty && text.unicodeScalars.allSatisfy { ("a"..."z").contains($0) || ("A"..."Z").contains($0) || ("0"..."9").contains($0) }
     }
 
-    /// A value of the kind the bench sends, for checking it against the provider's declaration:
-    /// the fixed text, or the prefix with the longest tail bench/run adds (an 8-character run tag
-    /// and a counter of up to 8 digits).
-    public var sample: String {
+    /// A value of the kind the bench sends with `token`, for checking it against the provider's
+    /// declaration: the fixed text, the prefix with the longest tail bench/run adds (an
+    /// 8-character run tag and a counter of up to 8 digits), or `token`.
+    public func sample(token: String) -> String {
         switch value {
         case .fixed(let fixed): fixed
         case .unique(let prefix): prefix + "a1b2c3d4" + "12345678"
+        case .token: token
         }
     }
 }

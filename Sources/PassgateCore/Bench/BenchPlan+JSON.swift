@@ -4,7 +4,8 @@
 /// "scenarios": [{"name", "label", "provider", "operation", "appId", "upstream", "upstreamSuccess",
 /// "privateKeyOperations", "coverage", "fields"}], "undescribed": [id]}`, a setting being
 /// `{"key", "kind": "plain"|"secret"|"rsa-key", "value"?}` and a field
-/// `{"name", "kind": "fixed"|"unique", "value"}` (a unique one's value is its prefix). The secrets are the descriptions'
+/// `{"name", "kind": "fixed"|"unique"|"token", "value"?}` (a unique one's value is its prefix; a
+/// token one has none: the request's token is its value). The secrets are the descriptions'
 /// made-up sandbox credentials.
 extension BenchPlan {
     public var json: [UInt8] {
@@ -66,6 +67,8 @@ extension BenchPlan {
         case .unique(let prefix):
             writer.add("kind", "unique")
             writer.add("value", prefix)
+        case .token:
+            writer.add("kind", "token")
         }
         return writer
     }
