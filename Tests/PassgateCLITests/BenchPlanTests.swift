@@ -48,7 +48,7 @@ struct BenchPlanTests {
         #expect(plan.undescribed.isEmpty, "providers without a +Bench.swift: \(plan.undescribed)")
         #expect(plan.entries.map(\.provider) == ProviderRegistry.builtIn.providers.map(\.id))
         #expect(plan.problems.isEmpty, "\(plan.problems)")
-        #expect(plan.scenarios.map(\.scenario.name) == ["md5", "rsa", "verify", "jv", "sy", "ali"])
+        #expect(plan.scenarios.map(\.scenario.name) == ["md5", "rsa", "verify", "jv", "sy", "ali", "gt", "gy", "yd", "tc", "mt", "um"])
         #expect(plan.scenarios.filter { $0.scenario.coverage == .everyLoad }.map(\.scenario.name) == ["md5", "rsa", "verify"])
         for entry in plan.entries {
             let provider = try #require(ProviderRegistry.builtIn[entry.provider])
@@ -65,9 +65,11 @@ struct BenchPlanTests {
         let host = SignHost(configuration: try Self.configuration(plan))
         for (provider, scenario) in plan.scenarios {
             let phone = scenario.operation == .verify ? BenchLoad.phoneNumber : nil
-            let signed = try host.sign(appId: scenario.appId, provider: provider, token: "benchtoken0001", phone: phone)
+            let fields = Dictionary(uniqueKeysWithValues: scenario.fields.map { ($0.name, $0.sample(token: "benchtoken0001")) })
+            let signed = try host.sign(appId: scenario.appId, provider: provider, token: "benchtoken0001", phone: phone, fields: fields)
             #expect(signed.call.operation == scenario.operation, "\(scenario.name)")
             #expect(!signed.body.isEmpty, "\(scenario.name)")
+            for value in fields.values { #expect(signed.body.contains(value), "\(scenario.name) sends its field \(value) upstream") }
         }
     }
 
@@ -90,6 +92,26 @@ struct BenchPlanTests {
         }
     }
 
+    @Test("a scenario's fields are held to its provider's providerFields: unknown, repeated, not plain, refused, or a required one missing")
+    func fieldProblemsAreNamed() {
+        let declared = [
+            ProviderField(name: "flowId", required: true, maxLength: 24, charset: .alphanumeric(plus: ""), singleUse: true),
+            ProviderField(name: "device", required: false, maxLength: 32, charset: .alphanumeric(plus: ""), singleUse: false),
+        ]
+        func problems(_ fields: [BenchField]) -> String {
+            let scenario = BenchScenario(name: "nu", label: "l", operation: .phoneNumber, appId: "a", upstream: "u", upstreamSuccess: "ok", fields: fields)
+            var plan = BenchPlan(registry: ProviderRegistry([]))
+            plan.entries = [.init(provider: "p", load: BenchLoad(apps: [BenchApp(appId: "a", settings: [])], scenarios: [scenario]), providerFields: declared)]
+            return plan.problems.joined(separator: "\n")
+        }
+        #expect(problems([BenchField("flowId", .unique(prefix: "nu")), BenchField("device", .fixed("d1"))]).isEmpty)
+        #expect(problems([BenchField("device", .fixed("d1"))]).contains("p: bench scenario nu sends no flowId, which its provider requires"))
+        #expect(problems([BenchField("flowId", .unique(prefix: "nu")), BenchField("other", .fixed("x"))]).contains("sends field other, not one of its provider's providerFields"))
+        #expect(problems([BenchField("flowId", .unique(prefix: "nu")), BenchField("flowId", .unique(prefix: "nv"))]).contains("sends field flowId twice"))
+        #expect(problems([BenchField("flowId", .unique(prefix: "n-u"))]).contains("field flowId must be letters and digits"))
+        #expect(problems([BenchField("flowId", .unique(prefix: "prefixtoolong"))]).contains("field flowId makes values its provider refuses"))
+    }
+
     @Test("passgate bench-plan --json prints every scenario with its app and the apps' settings; the text names no secret")
     func command() async throws {
         let result = try await ProcessRunner.passgate(["bench-plan", "--json"])
@@ -105,6 +127,12 @@ struct BenchPlanTests {
         let cmccApps = try #require(providers.first { $0["id"] as? String == "cmcc" }?["apps"] as? [[String: Any]])
         let rsaSettings = try #require(cmccApps.first { $0["appId"] as? String == "300022222222" }?["settings"] as? [[String: Any]])
         #expect(rsaSettings.contains { $0["key"] as? String == "privateKey" && $0["kind"] as? String == "rsa-key" })
+        let gt = try #require(scenarios.first { $0["name"] as? String == "gt" })
+        let gtFields = try #require(gt["fields"] as? [[String: String]])
+        #expect(gtFields == [["name": "processId", "kind": "unique", "value": "gtbench"]])
+        #expect((jv["fields"] as? [Any])?.isEmpty == true)
+        let mtFields = try #require(scenarios.first { $0["name"] as? String == "mt" }?["fields"] as? [[String: String]])
+        #expect(mtFields.contains(["name": "opToken", "kind": "token"]))
 
         let text = try await ProcessRunner.passgate(["bench-plan"])
         #expect(text.status == 0 && text.stdout.contains("jv\tjverification\t/v1/phone-number\tapp jg-bench"), "\(text.stdout)")

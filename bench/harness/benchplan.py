@@ -19,8 +19,13 @@ PRODUCTS = {"phone_number": "login", "verify": "verify"}
 
 Scenario = collections.namedtuple("Scenario", (
     "name", "label", "provider", "operation", "app", "upstream", "upstream_expect", "private_key_operations",
-    "every_load",
+    "every_load", "fields",
 ))
+
+# One `providerFields` value of every request of a scenario, by `kind`: `unique` ones are `value`
+# (a prefix) and a counter, fresh per request; `fixed` ones are `value` itself; `token` ones are the
+# request's token.
+Field = collections.namedtuple("Field", ("name", "kind", "value"))
 
 
 class Plan:
@@ -36,7 +41,8 @@ class Plan:
                 raise ValueError(f"bench plan: scenario {entry['name']} has an unknown operation {entry['operation']!r}")
             self.scenarios[entry["name"]] = Scenario(
                 entry["name"], entry["label"], entry["provider"], entry["operation"], entry["appId"], entry["upstream"],
-                entry["upstreamSuccess"], entry["privateKeyOperations"], entry["coverage"] == "every-load")
+                entry["upstreamSuccess"], entry["privateKeyOperations"], entry["coverage"] == "every-load",
+                tuple(Field(field["name"], field["kind"], field.get("value", "")) for field in entry.get("fields", ())))
 
     def scenario(self, name):
         return self.scenarios[name]

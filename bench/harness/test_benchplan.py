@@ -30,10 +30,10 @@ def setting(key, kind, value=None):
     return {"key": key, "kind": kind, **({} if value is None else {"value": value})}
 
 
-def scenario(name, provider, app, operation="phone_number", keys=0, coverage="one-load"):
+def scenario(name, provider, app, operation="phone_number", keys=0, coverage="one-load", fields=()):
     return {"name": name, "label": f"{name} label", "provider": provider, "operation": operation, "appId": app,
             "upstream": f"{name}'s endpoint", "upstreamSuccess": f'"ok":"{name}"', "privateKeyOperations": keys,
-            "coverage": coverage}
+            "coverage": coverage, "fields": list(fields)}
 
 
 PLAN = {
@@ -49,7 +49,9 @@ PLAN = {
         scenario("md5", "alpha", "a-md5", coverage="every-load"),
         scenario("rsa", "alpha", "a-rsa", keys=2, coverage="every-load"),
         scenario("verify", "alpha", "a-md5", operation="verify", coverage="every-load"),
-        scenario("nu", "newcomer", "new-app", keys=1),
+        scenario("nu", "newcomer", "new-app", keys=1,
+                 fields=[{"name": "flowId", "kind": "unique", "value": "nuflow"}, {"name": "device", "kind": "fixed", "value": "dev1"},
+                         {"name": "companion", "kind": "token"}]),
     ],
     "undescribed": [],
 }
@@ -115,6 +117,47 @@ class PoolTests(unittest.TestCase):
         plan = benchplan.Plan(PLAN)
         self.assertEqual(pools.passgate_body(plan, "verify", "T1"), '{"appId":"a-md5","token":"T1","phoneNumber":"13800138000"}')
         self.assertEqual(pools.passgate_body(plan, "nu", "T2"), '{"appId":"new-app","token":"T2"}')
+
+
+class FieldTests(unittest.TestCase):
+    def test_a_unique_field_is_fresh_on_every_request_a_fixed_one_the_same_and_a_token_one_the_token(self):
+        plan = benchplan.Plan(PLAN)
+        first, second = pools.request_fields(plan, "nu", ["T1", "T2"])
+        third = pools.request_fields(plan, "nu", ["T3"])[0]
+        self.assertEqual((first["device"], second["device"]), ("dev1", "dev1"))
+        self.assertEqual((first["companion"], second["companion"], third["companion"]), ("T1", "T2", "T3"))
+        flows = [first["flowId"], second["flowId"], third["flowId"]]
+        self.assertEqual(len(set(flows)), 3, flows)
+        self.assertTrue(all(flow.startswith("nuflow") and flow.isalnum() for flow in flows), flows)
+        self.assertEqual(pools.request_fields(plan, "md5", ["T1", "T2"]), [{}, {}])
+
+    def test_passgates_body_carries_the_requests_fields_as_provider_fields(self):
+        plan = benchplan.Plan(PLAN)
+        self.assertEqual(pools.passgate_body(plan, "nu", "T3", {"flowId": "nuflow7", "device": "dev1"}),
+                         '{"appId":"new-app","token":"T3","providerFields":{"flowId":"nuflow7","device":"dev1"}}')
+
+    def test_each_sign_line_carries_its_own_fields_and_a_per_request_query_keeps_its_path(self):
+        with tempfile.TemporaryDirectory() as directory:
+            binary, seen = os.path.join(directory, "passgate"), os.path.join(directory, "stdin")
+            with open(binary, "w") as handle:
+                handle.write(f"#!/bin/sh\ntee '{seen}' | while read -r line; do "
+                             "echo '{\"url\":\"http://127.0.0.1:1/v5/validate?random=1\",\"headers\":{},\"body\":\"B\"}'; done\n")
+            os.chmod(binary, stat.S_IRWXU)
+            settings = {"plan": benchplan.Plan(PLAN), "binary": binary, "config": "unused.yaml"}
+            fields = [{"flowId": "nuflow1", "device": "dev1"}, {"flowId": "nuflow2", "device": "dev1"}]
+            signed = pools.signed_requests(settings, "nu", ["T1", "T2"], fields)
+            with open(seen) as handle:
+                self.assertEqual(handle.read(), "T1 flowId=nuflow1 device=dev1\nT2 flowId=nuflow2 device=dev1\n")
+            self.assertEqual(pools.upstream_line(signed[0]), "/v5/validate?random=1\tB")
+        self.assertEqual(pools.upstream_line({"url": "http://127.0.0.1:1/plain", "body": "{}"}), "{}")
+
+    def test_headers_signed_per_request_go_on_each_line_with_the_constant_ones(self):
+        signed = [{"url": "http://127.0.0.1:1/verify?appkey=k", "body": "{}",
+                   "headers": {"Content-Type": "application/json", "X-Ca-Key": "k", "X-Ca-Nonce": nonce}}
+                  for nonce in ("n1", "n2")]
+        self.assertEqual(pools.varying_headers(signed), ["x-ca-nonce"])
+        self.assertEqual(pools.upstream_line(signed[1], with_headers=True), "/verify?appkey=k\tX-Ca-Key: k\tX-Ca-Nonce: n2\t{}")
+        self.assertEqual(pools.varying_headers([dict(signed[0])] * 2), [])
 
 
 class RunPlanTests(unittest.TestCase):

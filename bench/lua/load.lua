@@ -1,5 +1,6 @@
 -- wrk script for bench/run: every request sends the next prepared body of this thread's pool
--- (one complete body per line - JSON, or a signed form where a provider sends one - each with a
+-- (one complete body per line - JSON, or a signed form where a provider sends one; `PATH<TAB>BODY`, with
+-- `NAME: VALUE<TAB>` headers before the body, where the query or headers are signed per request - each with a
 -- fresh, unused carrier token), so neither the sandbox (single-use tokens, unique msgids and nonces)
 -- nor Passgate's replay cache ever sees a repeat.
 --
@@ -54,6 +55,19 @@ function request()
    end
    local body = bodies[nextBody]
    nextBody = nextBody + 1
+   -- A line `PATH<TAB>[NAME: VALUE<TAB>...]BODY` carries its own path (a query signed per request)
+   -- and headers (a signature in headers); a JSON or form body never starts with "/".
+   if body:sub(1, 1) == "/" then
+      local parts = {}
+      for part in (body .. "\t"):gmatch("([^\t]*)\t") do parts[#parts + 1] = part end
+      local own = {}
+      for name, value in pairs(headers) do own[name] = value end
+      for index = 2, #parts - 1 do
+         local name, value = parts[index]:match("^([^:]+): (.*)$")
+         if name then own[name] = value end
+      end
+      return wrk.format(nil, parts[1], own, parts[#parts])
+   end
    return wrk.format(nil, nil, headers, body)
 end
 

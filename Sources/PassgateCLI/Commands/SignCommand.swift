@@ -11,7 +11,8 @@ struct SignCommand: ParsableCommand {
             The app's provider (from the configuration) signs the request with the app's credentials exactly as `serve` does; \
             the request goes nowhere. Printed: the request line, the headers (credential headers masked unless --show-secrets), \
             the body, then what the provider says the signature covers, with secrets as their lengths. With --phone: a \
-            number-verification request. --tokens FILE signs one request per line (`TOKEN` or `TOKEN PHONE`; - for stdin); \
+            number-verification request. --tokens FILE signs one request per line (`TOKEN [PHONE] [NAME=VALUE ...]`, each NAME=VALUE a providerFields \
+            value of that request alone, added to --field's; - for stdin); \
             --json prints one JSON object per request (method, url, headers, body) for scripts such as bench/run.
             """
     )
@@ -27,7 +28,7 @@ struct SignCommand: ParsableCommand {
     @Option(help: "The token from the SDK.")
     var token: String?
 
-    @Option(name: .customLong("tokens"), help: "A file of tokens, one request per line: TOKEN or TOKEN PHONE (- reads stdin).")
+    @Option(name: .customLong("tokens"), help: "A file of tokens, one request per line: TOKEN [PHONE] [NAME=VALUE ...] (- reads stdin).")
     var tokensFile: String?
 
     @Option(help: "Number verification: the 11-digit mainland number to verify (default: a phone-number request).")
@@ -54,9 +55,11 @@ struct SignCommand: ParsableCommand {
     func run() throws {
         let host = SignHost(configuration: try config.load())
         try reportingErrors {
-            for (token, phone) in try calls() {
-                try Self.checkPlain(token, option: tokensFile == nil ? "--token" : "--tokens")
-                let fields = try providerFields()
+            let options = try Self.providerFields(fields)
+            for call in try calls() {
+                try Self.checkPlain(call.token, option: tokensFile == nil ? "--token" : "--tokens")
+                let fields = options.merging(call.fields) { _, line in line }
+                let (token, phone) = (call.token, call.phone)
                 var signed: SignedRequest
                 do throws(SignHost.Refusal) {
                     signed = try host.sign(appId: appId, provider: provider, token: token, phone: phone, requestId: requestId, fields: fields)
@@ -69,30 +72,41 @@ struct SignCommand: ParsableCommand {
         }
     }
 
-    /// `--field NAME=VALUE` options as `providerFields`.
-    private func providerFields() throws -> [String: String] {
+    /// `NAME=VALUE` texts (`--field` options, or the fields of a `--tokens` line) as
+    /// `providerFields`; `source` names where they came from in the error.
+    private static func providerFields<Text: StringProtocol>(_ texts: [Text], source: String = "--field") throws -> [String: String] {
         var sent: [String: String] = [:]
-        for field in fields {
+        for field in texts {
             guard let equals = field.firstIndex(of: "="), equals != field.startIndex else {
-                throw CLIError(.usage, "--field must be NAME=VALUE (providerFields.NAME), got '\(field.prefix { $0 != "=" })…'")
+                throw CLIError(.usage, "\(source) must be NAME=VALUE (providerFields.NAME), got '\(field.prefix { $0 != "=" })…'")
             }
             sent[String(field[..<equals])] = String(field[field.index(after: equals)...])
         }
         return sent
     }
 
-    /// The (token, phone) pairs to sign: `--token` with `--phone`, or every line of `--tokens`.
-    private func calls() throws -> [(token: String, phone: String?)] {
+    /// The requests to sign: `--token` with `--phone`, or every line of `--tokens`.
+    private func calls() throws -> [(token: String, phone: String?, fields: [String: String])] {
         switch (token, tokensFile) {
-        case (let token?, nil): return [(token, phone)]
+        case (let token?, nil): return [(token, phone, [:])]
         case (nil, let path?):
             let text = path == "-" ? String(decoding: FileHandle.standardInput.readDataToEndOfFile(), as: UTF8.self) : try CLISecrets.readFile(path, option: "--tokens")
-            return text.split(whereSeparator: \.isNewline).map { line in
-                let fields = line.split(separator: " ", omittingEmptySubsequences: true)
-                return (String(fields.first ?? ""), fields.count > 1 ? String(fields[1]) : phone)
-            }
+            return try text.split(whereSeparator: \.isNewline).enumerated().map { index, line in try Self.call(line, number: index + 1, phone: phone) }
         default: throw CLIError(.usage, "give exactly one of --token or --tokens")
         }
+    }
+
+    /// One `--tokens` line, `TOKEN [PHONE] [NAME=VALUE ...]`: the word after the token is the
+    /// phone unless it holds `=` (then `defaultPhone`, `--phone`, applies), every later word a field.
+    static func call(_ line: Substring, number: Int, phone defaultPhone: String?) throws -> (token: String, phone: String?, fields: [String: String]) {
+        var words = line.split(separator: " ", omittingEmptySubsequences: true)[...]
+        let token = String(words.popFirst() ?? "")
+        var phone = defaultPhone
+        if let word = words.first, !word.contains("=") {
+            phone = String(word)
+            words = words.dropFirst()
+        }
+        return (token, phone, try providerFields(Array(words), source: "--tokens line \(number): a word after the token and phone"))
     }
 
     /// Rejects values a provider would answer with a confusing code (stray whitespace is CMCC's classic 103119).

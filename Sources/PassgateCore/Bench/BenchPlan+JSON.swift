@@ -2,8 +2,10 @@
 /// benchplan.py`:
 /// `{"phoneNumber", "providers": [{"id", "settings", "apps": [{"appId", "settings"}]}],
 /// "scenarios": [{"name", "label", "provider", "operation", "appId", "upstream", "upstreamSuccess",
-/// "privateKeyOperations", "coverage"}], "undescribed": [id]}`, a setting being
-/// `{"key", "kind": "plain"|"secret"|"rsa-key", "value"?}`. The secrets are the descriptions'
+/// "privateKeyOperations", "coverage", "fields"}], "undescribed": [id]}`, a setting being
+/// `{"key", "kind": "plain"|"secret"|"rsa-key", "value"?}` and a field
+/// `{"name", "kind": "fixed"|"unique"|"token", "value"?}` (a unique one's value is its prefix; a
+/// token one has none: the request's token is its value). The secrets are the descriptions'
 /// made-up sandbox credentials.
 extension BenchPlan {
     public var json: [UInt8] {
@@ -32,6 +34,7 @@ extension BenchPlan {
             writer.add("upstreamSuccess", scenario.upstreamSuccess)
             writer.add("privateKeyOperations", scenario.privateKeyOperations)
             writer.add("coverage", scenario.coverage.rawValue)
+            writer.add("fields", json: Self.array(scenario.fields.map(Self.field)))
             return writer
         }))
         object.add("undescribed", strings: undescribed)
@@ -50,6 +53,22 @@ extension BenchPlan {
             writer.add("value", value)
         case .freshRSAKey:
             writer.add("kind", "rsa-key")
+        }
+        return writer
+    }
+
+    private static func field(_ field: BenchField) -> JSONObjectWriter {
+        var writer = JSONObjectWriter()
+        writer.add("name", field.name)
+        switch field.value {
+        case .fixed(let value):
+            writer.add("kind", "fixed")
+            writer.add("value", value)
+        case .unique(let prefix):
+            writer.add("kind", "unique")
+            writer.add("value", prefix)
+        case .token:
+            writer.add("kind", "token")
         }
         return writer
     }

@@ -5,10 +5,13 @@ public struct BenchPlan: Sendable {
     public struct Entry: Sendable {
         public var provider: String
         public var load: BenchLoad
+        /// The `providerFields` the provider reads: a scenario sends every required one and no other.
+        public var providerFields: [ProviderField]
 
-        public init(provider: String, load: BenchLoad) {
+        public init(provider: String, load: BenchLoad, providerFields: [ProviderField] = []) {
             self.provider = provider
             self.load = load
+            self.providerFields = providerFields
         }
     }
 
@@ -24,7 +27,7 @@ public struct BenchPlan: Sendable {
             // A provider without a description is left out of the bench, as one without an
             // emulator is left out of the sandbox.
             if let describing = provider as? any BenchDescribing {
-                entries.append(Entry(provider: provider.id, load: describing.benchLoad))
+                entries.append(Entry(provider: provider.id, load: describing.benchLoad, providerFields: provider.providerFields))
             } else {
                 undescribed.append(provider.id)
             }
@@ -80,7 +83,34 @@ public struct BenchPlan: Sendable {
                     problems.append("\(provider): bench scenario \(name) has an empty \(field)")
                 }
                 if scenario.privateKeyOperations < 0 { problems.append("\(provider): bench scenario \(name) has negative privateKeyOperations") }
+                problems += Self.fieldProblems(scenario, of: entry)
             }
+        }
+        return problems
+    }
+
+    /// What is wrong with `scenario`'s ``BenchScenario/fields``: one the provider does not read,
+    /// one given twice, text other than letters and digits, a value the provider would refuse, a
+    /// required one missing (the server would refuse every request).
+    private static func fieldProblems(_ scenario: BenchScenario, of entry: Entry) -> [String] {
+        let (provider, name) = (entry.provider, scenario.name)
+        var problems: [String] = []
+        var seen: Set<String> = []
+        for field in scenario.fields {
+            if !seen.insert(field.name).inserted { problems.append("\(provider): bench scenario \(name) sends field \(field.name) twice") }
+            guard let declared = entry.providerFields.first(where: { $0.name == field.name }) else {
+                problems.append("\(provider): bench scenario \(name) sends field \(field.name), not one of its provider's providerFields")
+                continue
+            }
+            if !field.isPlain {
+                problems.append("\(provider): bench scenario \(name) field \(field.name) must be letters and digits (a unique one's prefix too)")
+            } else if field.value != .token, !declared.accepts(field.sample(token: "")) {
+                // A token's value is the sandbox's minted token, which the server checks as it comes.
+                problems.append("\(provider): bench scenario \(name) field \(field.name) makes values its provider refuses (\(field.sample(token: "").utf8.count) characters)")
+            }
+        }
+        for declared in entry.providerFields where declared.required && !seen.contains(declared.name) {
+            problems.append("\(provider): bench scenario \(name) sends no \(declared.name), which its provider requires")
         }
         return problems
     }

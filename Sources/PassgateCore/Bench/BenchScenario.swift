@@ -31,10 +31,13 @@ public struct BenchScenario: Sendable {
     /// rate the bench sizes its first token pool for by openssl's speed.
     public var privateKeyOperations: Int
     public var coverage: Coverage
+    /// The `providerFields` every request carries, to Passgate and in the upstream reference; empty
+    /// for a provider that reads none.
+    public var fields: [BenchField]
 
     public init(
         name: String, label: String, operation: CarrierCall.Operation, appId: String, upstream: String, upstreamSuccess: String,
-        privateKeyOperations: Int = 0, coverage: Coverage = .oneLoad
+        privateKeyOperations: Int = 0, coverage: Coverage = .oneLoad, fields: [BenchField] = []
     ) {
         self.name = name
         self.label = label
@@ -44,5 +47,6 @@ public struct BenchScenario: Sendable {
         self.upstreamSuccess = upstreamSuccess
         self.privateKeyOperations = privateKeyOperations
         self.coverage = coverage
+        self.fields = fields
     }
 }
