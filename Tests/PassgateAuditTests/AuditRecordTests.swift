@@ -1,6 +1,6 @@
 import PassgateCore
 import Foundation
-import PassgateAudit
+@testable import PassgateAudit
 import Testing
 
 @Suite("Audit record: one JSON line, fixed keys")
@@ -40,6 +40,21 @@ struct AuditRecordTests {
         let record = AuditFixtures.record(3, at: 1_795_191_000_123, billable: billable)
         #expect(try JSONDecoder().decode(AuditRecord.self, from: Data(record.jsonLine())) == record)
         #expect(try JSONDecoder().decode(AuditRecord.self, from: JSONEncoder().encode(record)) == record)
+    }
+
+    @Test("the trace id is written when the request was traced, null otherwise; a line from before tracing (no traceId key) still reads")
+    func traceId() throws {
+        var record = AuditFixtures.record(4)
+        #expect(try AuditFixtures.object(String(decoding: record.jsonLine(), as: UTF8.self))["traceId"] is NSNull)
+        record.traceId = "4bf92f3577b34da6a3ce929d0e0e4736"
+        let line = record.jsonLine()
+        #expect(try AuditFixtures.object(String(decoding: line, as: UTF8.self))["traceId"] as? String == "4bf92f3577b34da6a3ce929d0e0e4736")
+        #expect(try JSONDecoder().decode(AuditRecord.self, from: Data(line)) == record)
+        #expect(try AuditRecord.read(line[...]).get() == record)
+        let old = String(decoding: AuditFixtures.record(4).jsonLine(), as: UTF8.self).replacingOccurrences(of: ",\"traceId\":null", with: "")
+        #expect(!old.contains("traceId"))
+        #expect(try JSONDecoder().decode(AuditRecord.self, from: Data(old.utf8)) == AuditFixtures.record(4))
+        #expect(try AuditRecord.read(Array(old.utf8)[...]).get() == AuditFixtures.record(4))
     }
 
     @Test("built from the core's CarrierCall, the record copies every fact and adds the request's identity")

@@ -188,13 +188,13 @@ struct AuditRetentionTests {
         }
     }
 
-    @Test("a typical line is 377 bytes: the figure behind docs/audit-log.md's retention arithmetic")
+    @Test("a typical line is 392 bytes: the figure behind docs/audit-log.md's retention arithmetic")
     func typicalLineSize() throws {
         let record = try #require(AuditRecord(
             timeMilliseconds: AuditFixtures.now, requestId: UUID().uuidString.lowercased(), client: "shop-backend", appId: "300011111111",
             provider: "cmcc", operation: "phone_number", msgid: String(repeating: "8b0d3f1a", count: 4),
             carrierTaskId: String(repeating: "b2c4d6e8", count: 4), rawCode: "103000", normalizedCode: "ok", billable: true, latencyMs: 48.731,
             host: "www.cmpassport.com"))
-        #expect(record.jsonLine().count == 377)
+        #expect(record.jsonLine().count == 392)
     }
 }

@@ -6,7 +6,7 @@ import Foundation
 /// promise one.
 extension AuditRecord: Codable {
     enum CodingKeys: String, CodingKey {
-        case time, requestId, client, appId, provider, operation, msgid, carrierTaskId, rawCode, normalizedCode, billable, latencyMs, host
+        case time, requestId, client, appId, provider, operation, msgid, carrierTaskId, rawCode, normalizedCode, billable, latencyMs, host, traceId
     }
 
     public init(from decoder: any Decoder) throws {
@@ -27,7 +27,9 @@ extension AuditRecord: Codable {
                       rawCode: try container.decodeIfPresent(String.self, forKey: .rawCode),
                       normalizedCode: try container.decode(String.self, forKey: .normalizedCode),
                       billable: try container.decode(Bool.self, forKey: .billable), latencyMs: try container.decode(Double.self, forKey: .latencyMs),
-                      host: try container.decode(String.self, forKey: .host)))
+                      host: try container.decode(String.self, forKey: .host)),
+                  // Absent from lines written before tracing existed.
+                  traceId: try container.decodeIfPresent(String.self, forKey: .traceId))
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -45,13 +47,14 @@ extension AuditRecord: Codable {
         try container.encode(billable, forKey: .billable)
         try container.encode(latencyMs, forKey: .latencyMs)
         try container.encode(host, forKey: .host)
+        try container.encode(traceId, forKey: .traceId)
     }
 }
 
 extension AuditRecord {
     /// The record as one line of JSON ending in `\n`, keys in `AuditRecord.keys` order.
     public func jsonLine() -> [UInt8] {
-        var line = JSONObjectWriter(capacity: 400)
+        var line = JSONObjectWriter(capacity: 450)
         line.add("time", AuditTime.iso8601(milliseconds: timeMilliseconds))
         line.add("requestId", requestId)
         line.add("client", client)
@@ -65,6 +68,7 @@ extension AuditRecord {
         line.add("billable", billable)
         line.add("latencyMs", decimal: latencyMs)
         line.add("host", host)
+        line.add("traceId", orNull: traceId)
         var bytes = line.finish()
         bytes.append(UInt8(ascii: "\n"))
         return bytes

@@ -6,7 +6,8 @@ import Foundation
 /// It holds no token and no phone number, only identifiers and outcome codes. One record is one
 /// JSON line, with its keys always present and always in this order (absent values are `null`):
 /// `time, requestId, client, appId, provider, operation, msgid, carrierTaskId, rawCode,
-/// normalizedCode, billable, latencyMs, host`.
+/// normalizedCode, billable, latencyMs, host, traceId`. Lines written before `traceId` existed
+/// lack it, and are read as records without one.
 public struct AuditRecord: Sendable, Equatable {
     /// When the carrier call finished, in epoch milliseconds (written as ISO-8601 UTC).
     public var timeMilliseconds: Int64
@@ -17,25 +18,28 @@ public struct AuditRecord: Sendable, Equatable {
     public var appId: String
     /// The call itself, as the gateway recorded it: the record adds only who asked and when.
     public var call: CarrierCall
+    /// The request's W3C trace id (32 hex digits) when tracing is on, to find the call's spans.
+    public var traceId: String?
 
-    public init(timeMilliseconds: Int64, requestId: String, client: String, appId: String, call: CarrierCall) {
+    public init(timeMilliseconds: Int64, requestId: String, client: String, appId: String, call: CarrierCall, traceId: String? = nil) {
         self.timeMilliseconds = timeMilliseconds
         self.requestId = requestId
         self.client = client
         self.appId = appId
         self.call = call
+        self.traceId = traceId
     }
 
     /// A record from its fields (a line read back); nil for an operation Passgate does not make.
     public init?(
         timeMilliseconds: Int64, requestId: String, client: String, appId: String, provider: String, operation: String,
         msgid: String, carrierTaskId: String? = nil, rawCode: String? = nil, normalizedCode: String, billable: Bool,
-        latencyMs: Double, host: String
+        latencyMs: Double, host: String, traceId: String? = nil
     ) {
         guard let operation = CarrierCall.Operation(rawValue: operation) else { return nil }
         self.init(timeMilliseconds: timeMilliseconds, requestId: requestId, client: client, appId: appId, call: CarrierCall(
             provider: provider, operation: operation, msgid: msgid, taskId: carrierTaskId, rawCode: rawCode, normalizedCode: normalizedCode,
-            billable: billable, latencyMs: latencyMs, host: host))
+            billable: billable, latencyMs: latencyMs, host: host), traceId: traceId)
     }
 
     /// The record of `call`, made for `requestId` by `client` on `appId`, finished at `time`.
@@ -69,6 +73,6 @@ public struct AuditRecord: Sendable, Equatable {
     /// The keys of a line, in the order they are written.
     public static let keys = [
         "time", "requestId", "client", "appId", "provider", "operation", "msgid", "carrierTaskId", "rawCode", "normalizedCode",
-        "billable", "latencyMs", "host",
+        "billable", "latencyMs", "host", "traceId",
     ]
 }

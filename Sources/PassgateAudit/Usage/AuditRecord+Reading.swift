@@ -36,7 +36,9 @@ extension AuditRecord {
             guard let record = AuditRecord(
                 timeMilliseconds: time, requestId: requestId, client: client, appId: appId, provider: provider, operation: operation,
                 msgid: msgid, carrierTaskId: carrierTaskId, rawCode: rawCode, normalizedCode: normalizedCode, billable: billable,
-                latencyMs: latency, host: try text("host")
+                latencyMs: latency, host: try text("host"),
+                // Absent (not only null) in lines written before tracing existed.
+                traceId: try optionalText("traceId")
             ) else { throw LineProblem(reason: "bad 'operation'") }
             return .success(record)
         } catch {
