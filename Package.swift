@@ -61,6 +61,9 @@ let package = Package(
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.0"),
         .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.0"),
         .package(url: "https://github.com/jpsim/Yams", from: "6.0.0"),
+        // Already resolved through Hummingbird: the tracing API, at no extra build cost
+        // (bench/decisions/0022-tracing-exporter.md).
+        .package(url: "https://github.com/apple/swift-distributed-tracing", from: "1.1.0"),
     ],
     targets: [
         // Layers as in docs/architecture.md ("Targets"): a target depends on lower layers, and on its own only where that table says so.
@@ -279,6 +282,7 @@ let package = Package(
                 .product(name: "Prometheus", package: "swift-prometheus"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "UnixSignals", package: "swift-service-lifecycle"),
+                .product(name: "Tracing", package: "swift-distributed-tracing"),
             ],
             swiftSettings: swiftSettings
         ),

@@ -18,6 +18,8 @@ public struct PassgateConfiguration: Sendable {
     public var sandbox: SandboxSettings
     /// The carrier-call audit log (`AuditSettings`).
     public var audit = AuditSettings()
+    /// Request spans exported over OTLP/HTTP (`TracingSettings`); off by default.
+    public var tracing = TracingSettings()
     /// The Prometheus listener (`GET /metrics`), apart from the public API.
     public var metrics = MetricsSettings()
     /// The providers apps may use, by id: the registry the loader's caller gave it (`passgate`

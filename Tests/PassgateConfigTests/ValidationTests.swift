@@ -81,7 +81,7 @@ struct ValidationTests {
         #expect(problems("server: {prot: 1}").first?.message == "unknown key 'prot' in server; did you mean 'port'?")
         #expect(problems("state: {redisUrl: x}").first?.message.contains("did you mean 'redisURL'? (names are case-sensitive)") == true)
         #expect(problems("log: {level: warn}").first?.message.contains("did you mean 'warning'?") == true)
-        #expect(problems("zzz: 1").first?.message == "unknown key 'zzz' at top level; known keys: server, admin, metrics, log, state, providers, apps, clients, sandbox, audit")
+        #expect(problems("zzz: 1").first?.message == "unknown key 'zzz' at top level; known keys: server, admin, metrics, log, state, providers, apps, clients, sandbox, audit, tracing")
     }
 
     @Test("port 0 is accepted for ephemeral ports, and choices match case-insensitively")

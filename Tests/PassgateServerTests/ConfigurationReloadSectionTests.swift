@@ -22,6 +22,7 @@ struct ConfigurationReloadSectionTests {
         "clients": ({ $0.clients.removeLast() }, "applied:clients"),
         "sandbox": ({ $0.sandbox.latencyMs += 1 }, "restart:sandbox"),
         "audit": ({ $0.audit.fsyncIntervalMs += 1 }, "restart:audit"),
+        "tracing": ({ $0.tracing.samplingRatio = 0.5 }, "restart:tracing"),
     ]
 
     @Test("every stored section of the configuration has a case here (a new section must be classified)")

@@ -1,7 +1,7 @@
 import Yams
 
 extension ConfigurationReader {
-    static let sections = ["server", "admin", "metrics", "log", "state", "providers", "apps", "clients", "sandbox", "audit"]
+    static let sections = ["server", "admin", "metrics", "log", "state", "providers", "apps", "clients", "sandbox", "audit", "tracing"]
 
     /// Reads a whole document; `nil` when there were problems (all of them in `problems`).
     func read(yaml: String) -> PassgateConfiguration? {
@@ -31,6 +31,7 @@ extension ConfigurationReader {
         configuration.clients = readClients(document["clients"], appIds: appIds)
         configuration.sandbox = sandbox
         configuration.audit = readAudit(document["audit"])
+        configuration.tracing = readTracing(document["tracing"])
         checkListeners(configuration)
         return problems.isEmpty ? configuration : nil
     }

@@ -13,13 +13,16 @@ struct ApplicationDependencies: Sendable {
     var logger: Logger
     /// Request latencies in the access log and metrics.
     var clock: any PassgateClock = SystemClock()
+    /// Traces API requests; `nil` with tracing off.
+    var tracer: PassgateTracer?
 }
 
 /// Assembles the router: middleware first, then the controllers' routes.
 func buildRouter(_ dependencies: ApplicationDependencies) -> Router<PassgateRequestContext> {
     let router = Router(context: PassgateRequestContext.self)
     router.add(middleware: RequestLifecycleMiddleware(
-        logger: dependencies.logger, metrics: dependencies.metrics, allowed: AllowedMethods(routes: passgateRoutes), clock: dependencies.clock))
+        logger: dependencies.logger, metrics: dependencies.metrics, allowed: AllowedMethods(routes: passgateRoutes), clock: dependencies.clock,
+        tracer: dependencies.tracer))
     let phoneNumbers = PhoneNumberController(
         live: dependencies.live, readiness: dependencies.readiness, exchange: dependencies.exchange, logger: dependencies.logger
     )

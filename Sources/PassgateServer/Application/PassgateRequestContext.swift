@@ -9,6 +9,9 @@ struct PassgateRequestContext: RequestContext {
     var coreContext: CoreRequestContextStorage
     /// From a sane `X-Request-Id`, else generated.
     var requestId: String = ""
+    /// The request's server span, when tracing is on: its trace id goes into the request's log
+    /// lines and audit records, and its context parents the spans below it.
+    var span: PassgateSpan?
     /// Shared by reference: the context is a value, and the access-log middleware must see what
     /// the controller learned (client, appId) after `next` returns.
     let facts = RequestFacts()

@@ -113,6 +113,10 @@ public struct PassgateRuntime: Sendable {
         curlConfiguration.clock = clock
         let curl = CurlHTTPClient(configuration: curlConfiguration, logger: makeLogger(label: "passgate.transport"), metricsFactory: metricsFactory)
         services.append(.init(service: curl))
+        // After the transport, so it stops before it (its last export still has libcurl), and
+        // before the listeners, so it stops after them (requests finishing then still get their spans out).
+        let tracing = makeTracing(curl: curl, metricsFactory: metricsFactory)
+        if let tracing { services.append(.init(service: tracing.exporter)) }
 
         let metrics = PassgateMetrics(factory: metricsFactory)
         let monitor = StateStoreMonitor(store: store, backend: configuration.state.backend.rawValue, factory: metricsFactory,
@@ -120,7 +124,7 @@ public struct PassgateRuntime: Sendable {
         services.append(.init(service: monitor, successTerminationBehavior: .ignore))
         let api = try makeAPI(
             transport: CurlCarrierTransport(client: curl), store: store, monitor: monitor, audit: audit, metrics: metrics,
-            eventLoops: eventLoops, logger: logger)
+            eventLoops: eventLoops, logger: logger, tracer: tracing?.tracer)
         let readiness = api.readiness
         let reloader = makeReloader(running: configuration, live: api.live, logger: logger)
         let ports = ListenerPorts(

@@ -8,6 +8,7 @@ import NIOPosix
 import PassgateAudit
 import PassgateConfig
 import PassgateState
+import Tracing
 
 /// The carrier operations the exchange layer needs. A protocol so the replay cache and single
 /// flight wrap it, and tests can count calls.
@@ -32,12 +33,15 @@ struct ProviderGateway: CarrierGateway {
     let auditsCalls: Bool
     /// Per provider id, everything its calls need, resolved once.
     let lanes: [String: Lane]
+    /// A span per provider attempt and per audit write; `nil` with tracing off.
+    let tracer: PassgateTracer?
 
     init(
         registry: ProviderRegistry, providers: [String: ProviderSettings], transport: any CarrierTransport, clock: any PassgateClock = SystemClock(),
         metrics: PassgateMetrics, audit: any AuditSink = NoAuditSink(),
-        timers: any EventLoopGroup = MultiThreadedEventLoopGroup.singleton
+        timers: any EventLoopGroup = MultiThreadedEventLoopGroup.singleton, tracer: PassgateTracer? = nil
     ) {
+        self.tracer = tracer
         self.registry = registry
         self.transport = transport
         self.clock = clock
@@ -107,7 +111,9 @@ struct ProviderGateway: CarrierGateway {
                 metrics.recordQueueTimeout(provider: lane.settings.id)
                 return Self.callCapReached(lane.settings, host: endpoint.host)
             }
+            let span = attemptSpan(app: app, operation: operation, host: endpoint.host, attempt: index + 1)
             let (exchange, masked) = await call(endpoint)
+            if let span { Self.end(span, exchange) }
             limiter.release()
             let open = breaker.record(index, failure: Self.isCarrierSideFailure(exchange))
             route.circuitGauges[index].record(open ? 1 : 0)
@@ -179,12 +185,14 @@ struct ProviderGateway: CarrierGateway {
         guard let call else { return }
         let audit = audit, level: Logger.Level = call.normalizedCode == "ok" && auditsCalls ? .debug : .info
         let finished = clock.nowMilliseconds()
+        let auditSpan = auditsCalls ? tracer?.startSpan("audit.write") : nil
         AfterAnswer.schedule {
             lane.series(call.operation).record(call)
             audit.record(AuditRecord(
                 timeMilliseconds: finished, requestId: logger[metadataKey: "requestId"]?.description ?? "-", client: logger[metadataKey: "client"]?.description ?? "-",
-                appId: appId, call: call
+                appId: appId, call: call, traceId: logger[metadataKey: "traceId"]?.description
             ))
+            auditSpan?.end()
             // The metadata is an autoclosure: not built at all when the level is filtered out.
             logger.log(level: level, "carrier call", metadata: Self.lineMetadata(call, masked: masked))
         }

@@ -121,12 +121,14 @@ struct PhoneNumberController {
 
     private func requestLogger(_ context: PassgateRequestContext) -> Logger {
         var logger = logger
-        // The handler's metadata written once, sized for both keys: key by key, the first write
-        // would copy the shared dictionary and the second grow it, on every request.
-        var metadata = Logger.Metadata(minimumCapacity: logger.handler.metadata.count + 2)
+        // The handler's metadata written once, sized for every key: key by key, the first write
+        // would copy the shared dictionary and the next grow it, on every request.
+        var metadata = Logger.Metadata(minimumCapacity: logger.handler.metadata.count + 3)
         for (key, value) in logger.handler.metadata { metadata[key] = value }
         metadata["requestId"] = .string(context.requestId)
         if let clientId = context.facts.clientId { metadata["client"] = .string(clientId) }
+        // The audit record takes it from here too (ProviderGateway.record).
+        if let span = context.span { metadata["traceId"] = .string(span.traceId) }
         logger.handler.metadata = metadata
         return logger
     }

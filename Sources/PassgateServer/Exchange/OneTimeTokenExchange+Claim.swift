@@ -2,6 +2,7 @@ import PassgateCore
 import Logging
 import NIOCore
 import PassgateState
+import Tracing
 
 extension OneTimeTokenExchange {
     /// Claims the token across instances (only when the store is shared: in one process the
@@ -27,16 +28,26 @@ extension OneTimeTokenExchange {
         let owner = MessageID.make()
         let deadline = loop.now + .milliseconds(Int64(timing.inFlightWaitMs))
         var pause = TimeAmount.milliseconds(10)
+        let span = tracer?.startSpan("claim")
+        span?.attributes["passgate.claim.scope"] = "store"
+        // Ended at the first answer that is not `held`: the provider call is the claim's sibling.
+        func claimed(_ result: String) {
+            span?.attributes["passgate.claim.result"] = result
+            span?.end()
+        }
         while true {
             let claimedAt = loop.now
             let answer: ClaimAnswer
             do {
                 answer = try await store.claim(key, owner: owner, leaseMs: timing.leaseMs, ttlMs: ttlMs)
             } catch {
+                span?.setStatus(SpanStatus(code: .error, message: "state store: \(error.kind.rawValue)"))
+                claimed("store_failed")
                 return ExchangeAnswer(result: .failure(Self.storeFailure(error)), replayed: false)
             }
             switch answer {
             case .claimed:
+                claimed("claimed")
                 let lease = ClaimLease(
                     store: store, key: key, owner: owner, lease: .milliseconds(Int64(timing.leaseMs)), claimedAt: claimedAt, loop: loop,
                     logger: logger)
@@ -48,12 +59,15 @@ extension OneTimeTokenExchange {
                 await settle(key: key, owner: owner, exchange: exchange, stored: stored, logger: logger)
                 return ExchangeAnswer(result: exchange.result, replayed: false)
             case .stored(let bytes):
+                claimed("stored")
                 return Self.answer(bytes, replayed)
             case .abandoned:
+                claimed("abandoned")
                 return await recordAbandoned(key: key, replayed: replayed, logger: logger)
             case .held:
                 let now = loop.now
                 guard now < deadline else {
+                    claimed("in_progress")
                     logger.notice("another request holds this token's provider call; answered call_in_progress", metadata: [
                         "waitedMs": .stringConvertible(timing.inFlightWaitMs)
                     ])

@@ -6,6 +6,7 @@ import OpenSSLCrypto
 import PassgateConfig
 import PassgateState
 import Synchronization
+import Tracing
 
 /// An exchange's answer, and whether it repeats an earlier one.
 struct ExchangeAnswer<Value: Sendable>: Sendable {
@@ -52,14 +53,17 @@ final class OneTimeTokenExchange: Sendable {
     /// Where leases are renewed and waits are timed (tests pass a loop whose time they move).
     let timers: any EventLoopGroup
     let metrics: PassgateMetrics
+    /// Spans for the replay-cache lookup and the claim; `nil` with tracing off.
+    let tracer: PassgateTracer?
     // `Mutex`: the flight map is touched briefly on each request; never held across an await.
     private let flights = Mutex<[String: Flight]>([:])
 
     /// Throws when OpenSSL cannot key an HMAC: without it a token would have no safe replay key.
     init(
         gateway: any CarrierGateway, store: any ExchangeStateStore, replayKey: [UInt8], ttlMs: Int, timing: Timing = .init(),
-        timers: any EventLoopGroup = MultiThreadedEventLoopGroup.singleton, metrics: PassgateMetrics
+        timers: any EventLoopGroup = MultiThreadedEventLoopGroup.singleton, metrics: PassgateMetrics, tracer: PassgateTracer? = nil
     ) throws {
+        self.tracer = tracer
         self.gateway = gateway
         self.store = store
         self.replayKey = try HMACSHA256Key(key: replayKey)
@@ -137,9 +141,14 @@ final class OneTimeTokenExchange: Sendable {
         // A shared store's claim answers with the stored outcome itself: one round trip to Redis
         // for a repeat or a new token alike, instead of a read and then a claim.
         if !store.isShared {
+            let span = tracer?.startSpan("replay_cache.lookup")
+            defer { span?.end() }
             do {
-                if let bytes = try await store.get(key) { return Self.answer(bytes, replayed) }
+                let bytes = try await store.get(key)
+                span?.attributes["passgate.replay.hit"] = bytes != nil
+                if let bytes { return Self.answer(bytes, replayed) }
             } catch {
+                span?.setStatus(SpanStatus(code: .error, message: "state store: \(error.kind.rawValue)"))
                 return ExchangeAnswer(result: .failure(Self.storeFailure(error)), replayed: false)
             }
         }
@@ -148,6 +157,12 @@ final class OneTimeTokenExchange: Sendable {
             let flight = Flight()
             running[key] = flight
             return (flight, true)
+        }
+        if !store.isShared, let span = tracer?.startSpan("claim") {
+            // In one process the flight map is the claim: leading, or joining a call in flight.
+            span.attributes["passgate.claim.scope"] = "process"
+            span.attributes["passgate.claim.result"] = leads ? "claimed" : "joined"
+            span.end()
         }
         guard leads else {
             switch await flight.wait() {

@@ -5,6 +5,7 @@ import Foundation
 import HTTPTypes
 import Hummingbird
 import Logging
+import Tracing
 
 /// Gives every request an id, turns every error into the JSON envelope, and writes the one
 /// access-log line and request metrics per request. One middleware, because all three need
@@ -21,9 +22,12 @@ struct RequestLifecycleMiddleware: RouterMiddleware {
     private let lineWriter: JSONLogHandler?
     /// Times each request.
     private let clock: any PassgateClock
+    /// Starts each request's server span; `nil` with tracing off, and then nothing else is done for tracing.
+    private let tracer: PassgateTracer?
 
-    init(logger: Logger, metrics: PassgateMetrics, allowed: AllowedMethods, clock: any PassgateClock = SystemClock()) {
+    init(logger: Logger, metrics: PassgateMetrics, allowed: AllowedMethods, clock: any PassgateClock = SystemClock(), tracer: PassgateTracer? = nil) {
         self.clock = clock
+        self.tracer = tracer
         self.logger = logger
         self.metrics = metrics
         self.allowed = allowed
@@ -40,8 +44,14 @@ struct RequestLifecycleMiddleware: RouterMiddleware {
         defer { metrics.inFlight.decrement() }
         let response: Response
         var failure: PassgateError?
+        if let tracer, Self.isTraced(request.uri.path) { context.span = Self.serverSpan(tracer, request: request, requestId: context.requestId) }
         do {
-            var answered = try await next(request, context)
+            var answered: Response
+            if let span = context.span {
+                answered = try await ServiceContext.$current.withValue(span.context) { try await next(request, context) }
+            } else {
+                answered = try await next(request, context)
+            }
             answered.headers[.requestID] = context.requestId
             response = answered
         } catch {
@@ -60,6 +70,7 @@ struct RequestLifecycleMiddleware: RouterMiddleware {
         let route = context.endpointPath ?? "unmatched"
         let elapsed = clock.monotonicNow() - started
         let status = response.status.code
+        if let span = context.span { Self.end(span, method: request.method.rawValue, route: route, status: status, failure: failure, facts: context.facts) }
         // Once the answer is on the wire: neither changes it (AfterAnswer).
         AfterAnswer.schedule { [self, context, failure] in
             metrics.recordRequest(route: route, method: request.method.rawValue, status: status, duration: elapsed)
@@ -73,7 +84,7 @@ struct RequestLifecycleMiddleware: RouterMiddleware {
         guard level >= logger.logLevel else { return }
         // In key order, as every log line sorts its metadata.
         var fields: [(key: String, value: Logger.Metadata.Value)] = []
-        fields.reserveCapacity(11)
+        fields.reserveCapacity(12)
         if let appId = context.facts.appId { fields.append(("appId", .string(appId))) }
         // The reason and cause hold only request facts and carrier codes, never tokens or secrets.
         if let underlying = failure?.underlying { fields.append(("cause", .string(String(describing: underlying)))) }
@@ -86,6 +97,7 @@ struct RequestLifecycleMiddleware: RouterMiddleware {
         fields.append(("requestId", .string(context.requestId)))
         fields.append(("route", .string(route)))
         fields.append(("status", .string(String(status))))
+        if let span = context.span { fields.append(("traceId", .string(span.traceId))) }
         if let lineWriter {
             lineWriter.log(level: level, message: "request", sortedFields: fields)
         } else {

@@ -106,6 +106,8 @@ actor ConfigurationReloader {
         // The audit writer holds its file open on its own thread and sizes its rotation and
         // retention at start-up; moving it mid-run would split one day's records across two places.
         if old.audit != new.audit { restart.append("audit") }
+        // The exporter and its queue are built at start-up, with the sampler the tracer holds.
+        if old.tracing != new.tracing { restart.append("tracing") }
         return ReloadReport(generation: generation, applied: applied, restartRequired: restart)
     }
 

@@ -37,15 +37,16 @@ struct InProcessPassgate: Sendable {
     /// Runs `body` against the router of `configuration`, with `carrier` answering its calls
     /// (the echo carrier, or a `ScriptedTransport`). Time-dependent behaviour runs on `clock`
     /// (the breaker's open window, limiter refills, the replay TTL) and, for the call caps' queue
-    /// waits, on `eventLoops`; the metrics land in `registry`, the carrier calls in `audit`.
+    /// waits, on `eventLoops`; the metrics land in `registry`, the carrier calls in `audit`, the
+    /// spans (tracing on, when given) in `spans`.
     static func with<T: Sendable>(
         _ configuration: PassgateConfiguration? = nil, carrier: any CarrierTransport = EchoCarrier(secret: echoSecret, number: echoNumber),
         clock: any PassgateClock = SystemClock(), registry: PrometheusCollectorRegistry = PrometheusCollectorRegistry(),
         eventLoops: any EventLoopGroup = MultiThreadedEventLoopGroup.singleton, audit: AuditLogWriter? = nil,
-        logs: MemoryLogSink = MemoryLogSink(), _ body: @Sendable (InProcessPassgate) async throws -> T
+        logs: MemoryLogSink = MemoryLogSink(), spans: (any SpanSink)? = nil, _ body: @Sendable (InProcessPassgate) async throws -> T
     ) async throws -> T {
         let runtime = PassgateRuntime(configuration: try configuration ?? Self.configuration(), logSink: logs, clock: clock)
-        let application = try runtime.inProcessApplication(transport: carrier, registry: registry, eventLoops: eventLoops, audit: audit)
+        let application = try runtime.inProcessApplication(transport: carrier, registry: registry, eventLoops: eventLoops, audit: audit, spans: spans)
         return try await application.test(.router) { client in
             try await body(InProcessPassgate(client: client))
         }

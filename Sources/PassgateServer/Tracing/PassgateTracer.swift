@@ -1,0 +1,81 @@
+import Tracing
+
+/// Passgate's tracer: swift-distributed-tracing's API over its own ids, sampler and sink.
+///
+/// Injected, never installed with `InstrumentationSystem.bootstrap`: tests run many instances
+/// in one process, each with its own sink. With tracing off there is no tracer at all, and the
+/// request path checks for one before it does any tracing work.
+public struct PassgateTracer: Tracer {
+    public typealias Span = PassgateSpan
+
+    public let sampler: TraceSampler
+    let sink: any SpanSink
+
+    public init(sampler: TraceSampler, sink: any SpanSink) {
+        self.sampler = sampler
+        self.sink = sink
+    }
+
+    /// A span: the child of the span in `context`, else of the caller's `traceparent` read into
+    /// it by ``extract(_:into:using:)`` (with the sampler's verdict), else the root of a new trace.
+    public func startSpan<Instant: TracerInstant>(
+        _ operationName: String, context: @autoclosure () -> ServiceContext, ofKind kind: SpanKind, at instant: @autoclosure () -> Instant,
+        function: String, file fileID: String, line: UInt
+    ) -> PassgateSpan {
+        let context = context()
+        let identity: SpanIdentity, parentSpanId: UInt64?
+        if let parent = context.spanIdentity {
+            identity = SpanIdentity(traceId: parent.traceId, spanId: Self.spanId(), sampled: parent.sampled, traceState: parent.traceState)
+            parentSpanId = parent.spanId
+        } else if let remote = context.remoteParent {
+            identity = SpanIdentity(
+                traceId: remote.parent.traceId, spanId: Self.spanId(), sampled: sampler.samples(remote.parent.traceId, parent: remote.parent),
+                traceState: remote.traceState)
+            parentSpanId = remote.parent.spanId
+        } else {
+            let traceId = TraceID.random()
+            identity = SpanIdentity(traceId: traceId, spanId: Self.spanId(), sampled: sampler.samples(traceId, parent: nil), traceState: nil)
+            parentSpanId = nil
+        }
+        return PassgateSpan(
+            name: operationName, identity: identity, parentSpanId: parentSpanId, kind: FinishedSpan.Kind(kind), context: context,
+            start: instant().nanosecondsSinceEpoch, sink: sink)
+    }
+
+    /// Reads `traceparent` and `tracestate`; a malformed `traceparent` is ignored (a new trace starts).
+    public func extract<Carrier, Extract: Extractor>(_ carrier: Carrier, into context: inout ServiceContext, using extractor: Extract)
+    where Extract.Carrier == Carrier {
+        guard let parent = TraceParent(header: extractor.extract(key: "traceparent", from: carrier)) else { return }
+        context.remoteParent = RemoteParent(parent: parent, traceState: TraceParent.traceState(extractor.extract(key: "tracestate", from: carrier)))
+    }
+
+    /// Writes the span's `traceparent` (and the caller's `tracestate`) for a downstream call.
+    public func inject<Carrier, Inject: Injector>(_ context: ServiceContext, into carrier: inout Carrier, using injector: Inject)
+    where Inject.Carrier == Carrier {
+        guard let identity = context.spanIdentity else { return }
+        let parent = TraceParent(traceId: identity.traceId, spanId: identity.spanId, flags: identity.sampled ? 1 : 0)
+        injector.inject(parent.header, forKey: "traceparent", into: &carrier)
+        if let state = identity.traceState { injector.inject(state, forKey: "tracestate", into: &carrier) }
+    }
+
+    /// The exporter flushes on its own schedule and at shutdown.
+    public func forceFlush() {}
+
+    private static func spanId() -> UInt64 {
+        var generator = SystemRandomNumberGenerator()
+        while true {
+            let id: UInt64 = generator.next()
+            if id != 0 { return id }
+        }
+    }
+}
+
+extension FinishedSpan.Kind {
+    init(_ kind: SpanKind) {
+        switch kind {
+        case .server: self = .server
+        case .client: self = .client
+        default: self = .internal
+        }
+    }
+}
