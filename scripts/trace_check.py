@@ -1,6 +1,8 @@
 """The tracing check (scripts/trace-check runs it): a real OTLP/HTTP receiver for `passgate serve`.
 
 Usage: trace_check.py PASSGATE_BINARY CONFIG
+       trace_check.py receive PORT   # only the receiver, e.g. the sink of a traced bench run;
+                                     # prints the spans it decoded when stopped (Ctrl-C, SIGTERM)
 
 Starts an OTLP/HTTP receiver (POST /v1/traces, application/x-protobuf, decoded with the
 opentelemetry-proto classes), starts `passgate serve` on CONFIG with tracing switched on through
@@ -35,8 +37,8 @@ VERIFY_TRACE = "0af7651916cd43dd8448eb211c80319c"
 class Receiver(http.server.ThreadingHTTPServer):
     """Keeps every span it is sent, with its resource's attributes."""
 
-    def __init__(self):
-        super().__init__(("127.0.0.1", 0), Handler)
+    def __init__(self, port=0):
+        super().__init__(("127.0.0.1", port), Handler)
         self.lock = threading.Lock()
         self.spans = []
         self.resources = []
@@ -225,5 +227,20 @@ def main():
     print(f"trace-check: {len(spans)} spans from {len(servers)} requests checked (parentage, attributes, no token or number)")
 
 
+def receive(port):
+    receiver = Receiver(port)
+    signal.signal(signal.SIGTERM, lambda *_: threading.Thread(target=receiver.shutdown).start())
+    print(f"trace_check: OTLP/HTTP receiver on http://127.0.0.1:{receiver.server_address[1]}/v1/traces", flush=True)
+    try:
+        receiver.serve_forever()
+    except KeyboardInterrupt:
+        pass
+    traces = len({span.trace_id for span in receiver.spans})
+    print(f"trace_check: received {len(receiver.spans)} spans of {traces} traces; problems: {receiver.problems or 'none'}")
+
+
 if __name__ == "__main__":
-    main()
+    if len(sys.argv) == 3 and sys.argv[1] == "receive":
+        receive(int(sys.argv[2]))
+    else:
+        main()

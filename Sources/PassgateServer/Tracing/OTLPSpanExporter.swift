@@ -12,8 +12,8 @@ import Synchronization
 /// queued every `exportIntervalMs` and sends it in batches of at most `maxExportBatchSize`, and
 /// sends what is left once more when the service group shuts down. A span arriving at a full
 /// queue is dropped and counted (`passgate_trace_spans_dropped_total`); a failed export is
-/// counted (`passgate_trace_exports_total{result="failed"}`) and logged at most once a minute,
-/// so a collector that is down does not flood the log.
+/// counted (`passgate_trace_exports_total{result="failed"}`). Both are logged at most once a
+/// minute, so a collector that is down does not flood the log.
 public final class OTLPSpanExporter: Service, SpanSink {
     /// Sends one export request; the runtime passes the libcurl client, tests a fake.
     public typealias Send = @Sendable (CurlHTTPClient.Request) async throws -> CurlHTTPClient.Response
@@ -28,13 +28,11 @@ public final class OTLPSpanExporter: Service, SpanSink {
     private let exported: Counter
     private let failed: Counter
 
-    public init(settings: TracingSettings, send: @escaping Send, logger: Logger, metricsFactory: any MetricsFactory, instance: String? = nil) {
+    public init(settings: TracingSettings, send: @escaping Send, logger: Logger, metricsFactory: any MetricsFactory) {
         self.settings = settings
         self.send = send
         self.logger = logger
-        var resource: [(key: String, value: FinishedSpan.Value)] = [("service.name", .string(settings.serviceName))]
-        if let instance { resource.append(("service.instance.id", .string(instance))) }
-        self.resource = resource
+        resource = [("service.name", .string(settings.serviceName))]
         queue = Mutex(SpanQueue(capacity: settings.maxQueueSize))
         dropped = Counter(label: "passgate_trace_spans_dropped_total", factory: metricsFactory)
         exported = Counter(label: "passgate_trace_exports_total", dimensions: [("result", "ok")], factory: metricsFactory)
@@ -46,30 +44,39 @@ public final class OTLPSpanExporter: Service, SpanSink {
     }
 
     public func run() async throws {
-        var failures = ExportFailureLog()
+        var warnings = Warnings()
         while !Task.isShuttingDownGracefully, !Task.isCancelled {
             // Woken early by a graceful shutdown, which then flushes below.
             try? await cancelWhenGracefulShutdown { try await Task.sleep(for: .milliseconds(self.settings.exportIntervalMs)) }
-            await exportQueued(&failures)
+            await exportQueued(&warnings)
         }
-        await exportQueued(&failures)
+        await exportQueued(&warnings)
+    }
+
+    /// The two warnings the loop may log, each at most once a minute.
+    struct Warnings {
+        var queueFull = ThrottledWarning()
+        var exportFailed = ThrottledWarning()
     }
 
     /// Sends everything queued now, batch by batch.
-    func exportQueued(_ failures: inout ExportFailureLog) async {
+    func exportQueued(_ warnings: inout Warnings) async {
         while true {
             let (batch, droppedCount) = queue.withLock { $0.take(settings.maxExportBatchSize) }
-            if droppedCount > 0 {
+            if droppedCount > 0, let (times, spans) = warnings.queueFull.occurred(spans: droppedCount, now: ContinuousClock.now) {
                 logger.warning("the trace queue was full: spans were dropped", metadata: [
-                    "dropped": .stringConvertible(droppedCount), "maxQueueSize": .stringConvertible(settings.maxQueueSize),
+                    "droppedSpans": .stringConvertible(spans), "exportRounds": .stringConvertible(times),
+                    "maxQueueSize": .stringConvertible(settings.maxQueueSize),
                 ])
             }
             guard !batch.isEmpty else { return }
             let problem = await export(batch)
             if let problem {
                 failed.increment()
-                if let message = failures.failed(problem, spans: batch.count, now: ContinuousClock.now) {
-                    logger.warning("trace export failed; spans dropped", metadata: message)
+                if let (times, spans) = warnings.exportFailed.occurred(spans: batch.count, now: ContinuousClock.now) {
+                    logger.warning("trace export failed; spans dropped", metadata: [
+                        "error": .string(problem), "failedExports": .stringConvertible(times), "droppedSpans": .stringConvertible(spans),
+                    ])
                 }
             } else {
                 exported.increment()
@@ -92,17 +99,19 @@ public final class OTLPSpanExporter: Service, SpanSink {
     }
 }
 
-/// Failed exports are logged once, then at most once a minute with how many failed meanwhile.
-struct ExportFailureLog {
+/// A warning logged the first time, then at most once a minute with how often it occurred and
+/// how many spans it cost since it was last logged.
+struct ThrottledWarning {
     private var lastLogged: ContinuousClock.Instant?
-    private var failedSince = 0
-    private var spansSince = 0
+    private var times = 0
+    private var spans = 0
 
-    mutating func failed(_ problem: String, spans: Int, now: ContinuousClock.Instant) -> Logger.Metadata? {
-        failedSince += 1
-        spansSince += spans
+    /// What to log now, or `nil` while the last one is less than a minute old.
+    mutating func occurred(spans: Int, now: ContinuousClock.Instant) -> (times: Int, spans: Int)? {
+        times += 1
+        self.spans += spans
         if let lastLogged, now - lastLogged < .seconds(60) { return nil }
-        defer { (lastLogged, failedSince, spansSince) = (now, 0, 0) }
-        return ["error": .string(problem), "failedExports": .stringConvertible(failedSince), "droppedSpans": .stringConvertible(spansSince)]
+        defer { (lastLogged, times, self.spans) = (now, 0, 0) }
+        return (times, self.spans)
     }
 }

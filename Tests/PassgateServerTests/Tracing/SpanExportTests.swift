@@ -22,15 +22,14 @@ struct SpanExportTests {
         #expect(second.batch == [3, 6] && second.dropped == 0 && queue.isEmpty)
     }
 
-    @Test("a failing collector is logged once, then at most once a minute with what failed meanwhile")
-    func failureLog() {
-        var log = ExportFailureLog()
+    @Test("a failing collector or a full queue is logged once, then at most once a minute with what happened meanwhile")
+    func throttledWarning() {
+        var warning = ThrottledWarning()
         let start = ContinuousClock.now
-        #expect(log.failed("refused", spans: 4, now: start)?["failedExports"]?.description == "1")
-        #expect(log.failed("refused", spans: 4, now: start + .seconds(30)) == nil)
-        #expect(log.failed("refused", spans: 4, now: start + .seconds(59)) == nil)
-        let later = log.failed("refused", spans: 2, now: start + .seconds(61))
-        #expect(later?["failedExports"]?.description == "3" && later?["droppedSpans"]?.description == "10")
+        #expect(warning.occurred(spans: 4, now: start).map { [$0.times, $0.spans] } == [1, 4])
+        #expect(warning.occurred(spans: 4, now: start + .seconds(30)) == nil)
+        #expect(warning.occurred(spans: 4, now: start + .seconds(59)) == nil)
+        #expect(warning.occurred(spans: 2, now: start + .seconds(61)).map { [$0.times, $0.spans] } == [3, 10])
     }
 
     /// What the fake collector was sent.
@@ -61,8 +60,8 @@ struct SpanExportTests {
             },
             logger: Logger(label: "test"), metricsFactory: PrometheusMetricsFactory(registry: registry))
         for index in 0..<4 { exporter.finished(Self.span(index)) }
-        var failures = ExportFailureLog()
-        await exporter.exportQueued(&failures)
+        var warnings = OTLPSpanExporter.Warnings()
+        await exporter.exportQueued(&warnings)
         let sent = requests.sent.withLock { $0 }
         #expect(sent.count == 2)
         #expect(sent.allSatisfy { $0.url == "http://collector.invalid:4318/v1/traces" && $0.method == .post })
@@ -70,7 +69,7 @@ struct SpanExportTests {
         #expect(sent[0].body == OTLPTraceEncoding.request([Self.span(0), Self.span(1)], resource: [("service.name", .string("passgate"))], scopeVersion: "1"))
         status.withLock { $0 = 503 }
         exporter.finished(Self.span(9))
-        await exporter.exportQueued(&failures)
+        await exporter.exportQueued(&warnings)
         let metrics = String(decoding: registry.emitToBuffer(), as: UTF8.self)
         #expect(metrics.contains("passgate_trace_spans_dropped_total 1"), "\(metrics)")
         #expect(metrics.contains(#"passgate_trace_exports_total{result="ok"} 2"#), "\(metrics)")
