@@ -23,14 +23,17 @@ extension ConfigurationReader {
         if let service = name("serviceName", in: section, what: "the service.name spans carry, e.g. passgate") { settings.serviceName = service }
         let intervalNote = " (how often queued spans are sent)"
         if let interval = int("exportIntervalMs", in: section, 10...600_000, note: intervalNote) { settings.exportIntervalMs = interval }
-        if let batch = int("maxExportBatchSize", in: section, 1...100_000, note: " (spans in one export request)") { settings.maxExportBatchSize = batch }
+        if let batch = int("maxExportBatchSize", in: section, 1...100_000, note: " (spans in one export request)") {
+            settings.maxExportBatchSize = batch
+        }
         let queueNote = " (spans waiting for export; past it new spans are dropped)"
         if let queue = int("maxQueueSize", in: section, 1...1_000_000, note: queueNote) { settings.maxQueueSize = queue }
         if let timeout = int("exportTimeoutMs", in: section, 100...600_000, note: " (how long one export request may take)") {
             settings.exportTimeoutMs = timeout
         }
         if settings.maxExportBatchSize > settings.maxQueueSize, !hasProblems(under: "tracing") {
-            report("tracing.maxExportBatchSize", "tracing.maxExportBatchSize \(settings.maxExportBatchSize) is larger than tracing.maxQueueSize \(settings.maxQueueSize): a batch is taken from the queue, so make it at most the queue's size")
+            report("tracing.maxExportBatchSize", "tracing.maxExportBatchSize \(settings.maxExportBatchSize) is larger than tracing.maxQueueSize "
+                + "\(settings.maxQueueSize): a batch is taken from the queue, so make it at most the queue's size")
         }
         return settings
     }

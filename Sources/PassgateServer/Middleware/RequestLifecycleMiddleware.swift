@@ -44,7 +44,9 @@ struct RequestLifecycleMiddleware: RouterMiddleware {
         defer { metrics.inFlight.decrement() }
         let response: Response
         var failure: PassgateError?
-        if let tracer, Self.isTraced(request.uri.path) { context.span = Self.serverSpan(tracer, request: request, requestId: context.requestId) }
+        if let tracer, Self.isTraced(request.uri.path) {
+            context.span = Self.serverSpan(tracer, request: request, requestId: context.requestId)
+        }
         do {
             var answered: Response
             if let span = context.span {
@@ -70,7 +72,9 @@ struct RequestLifecycleMiddleware: RouterMiddleware {
         let route = context.endpointPath ?? "unmatched"
         let elapsed = clock.monotonicNow() - started
         let status = response.status.code
-        if let span = context.span { Self.end(span, method: request.method.rawValue, route: route, status: status, failure: failure, facts: context.facts) }
+        if let span = context.span {
+            Self.end(span, method: request.method.rawValue, route: route, status: status, failure: failure, facts: context.facts)
+        }
         // Once the answer is on the wire: neither changes it (AfterAnswer).
         AfterAnswer.schedule { [self, context, failure] in
             metrics.recordRequest(route: route, method: request.method.rawValue, status: status, duration: elapsed)

@@ -21,7 +21,10 @@ public final class PassgateSpan: Span {
     // `Mutex`: the Span protocol's setters are nonmutating and a span may be ended from another task.
     private let state: Mutex<State>
 
-    init(name: String, identity: SpanIdentity, parentSpanId: UInt64?, kind: FinishedSpan.Kind, context: ServiceContext, start: UInt64, sink: any SpanSink) {
+    init(
+        name: String, identity: SpanIdentity, parentSpanId: UInt64?, kind: FinishedSpan.Kind, context: ServiceContext, start: UInt64,
+        sink: any SpanSink
+    ) {
         self.identity = identity
         self.parentSpanId = parentSpanId
         self.kind = kind
