@@ -12,6 +12,8 @@ struct PassgateRequestContext: RequestContext {
     /// The request's server span, when tracing is on: its trace id goes into the request's log
     /// lines and audit records, and its context parents the spans below it.
     var span: PassgateSpan?
+    /// The span's trace id in hex, written once for the request's log lines and audit records.
+    var traceId: String?
     /// Shared by reference: the context is a value, and the access-log middleware must see what
     /// the controller learned (client, appId) after `next` returns.
     let facts = RequestFacts()

@@ -128,7 +128,7 @@ struct PhoneNumberController {
         metadata["requestId"] = .string(context.requestId)
         if let clientId = context.facts.clientId { metadata["client"] = .string(clientId) }
         // The audit record takes it from here too (ProviderGateway.record).
-        if let span = context.span { metadata["traceId"] = .string(span.traceId) }
+        if let traceId = context.traceId { metadata["traceId"] = .string(traceId) }
         logger.handler.metadata = metadata
         return logger
     }

@@ -45,7 +45,9 @@ struct RequestLifecycleMiddleware: RouterMiddleware {
         let response: Response
         var failure: PassgateError?
         if let tracer, Self.isTraced(request.uri.path) {
-            context.span = Self.serverSpan(tracer, request: request, requestId: context.requestId)
+            let span = Self.serverSpan(tracer, request: request, requestId: context.requestId)
+            context.span = span
+            context.traceId = span.traceId
         }
         do {
             var answered: Response
@@ -101,7 +103,7 @@ struct RequestLifecycleMiddleware: RouterMiddleware {
         fields.append(("requestId", .string(context.requestId)))
         fields.append(("route", .string(route)))
         fields.append(("status", .string(String(status))))
-        if let span = context.span { fields.append(("traceId", .string(span.traceId))) }
+        if let traceId = context.traceId { fields.append(("traceId", .string(traceId))) }
         if let lineWriter {
             lineWriter.log(level: level, message: "request", sortedFields: fields)
         } else {

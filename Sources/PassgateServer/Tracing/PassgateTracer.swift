@@ -1,3 +1,4 @@
+import OpenSSLCrypto
 import Tracing
 
 /// Passgate's tracer: swift-distributed-tracing's API over its own ids, sampler and sink.
@@ -25,16 +26,20 @@ public struct PassgateTracer: Tracer {
         let context = context()
         let identity: SpanIdentity, parentSpanId: UInt64?
         if let parent = context.spanIdentity {
-            identity = SpanIdentity(traceId: parent.traceId, spanId: Self.spanId(), sampled: parent.sampled, traceState: parent.traceState)
+            // A child of a span that is not recorded is never exported, and Passgate propagates no
+            // context onwards: it keeps its parent's ids, and nothing random is drawn for it.
+            let spanId = parent.sampled ? Self.randomWords(1)[0] : parent.spanId
+            identity = SpanIdentity(traceId: parent.traceId, spanId: spanId, sampled: parent.sampled, traceState: parent.traceState)
             parentSpanId = parent.spanId
         } else if let remote = context.remoteParent {
             identity = SpanIdentity(
-                traceId: remote.parent.traceId, spanId: Self.spanId(), sampled: sampler.samples(remote.parent.traceId, parent: remote.parent),
-                traceState: remote.traceState)
+                traceId: remote.parent.traceId, spanId: Self.randomWords(1)[0],
+                sampled: sampler.samples(remote.parent.traceId, parent: remote.parent), traceState: remote.traceState)
             parentSpanId = remote.parent.spanId
         } else {
-            let traceId = TraceID.random()
-            identity = SpanIdentity(traceId: traceId, spanId: Self.spanId(), sampled: sampler.samples(traceId, parent: nil), traceState: nil)
+            let words = Self.randomWords(3)
+            let traceId = TraceID(high: words[0], low: words[1])
+            identity = SpanIdentity(traceId: traceId, spanId: words[2], sampled: sampler.samples(traceId, parent: nil), traceState: nil)
             parentSpanId = nil
         }
         return PassgateSpan(
@@ -61,12 +66,21 @@ public struct PassgateTracer: Tracer {
     /// The exporter flushes on its own schedule and at shutdown.
     public func forceFlush() {}
 
-    private static func spanId() -> UInt64 {
-        var generator = SystemRandomNumberGenerator()
-        while true {
-            let id: UInt64 = generator.next()
-            if id != 0 { return id }
+    /// `count` random words, none zero (an all-zero id is invalid), from OpenSSL's generator in one
+    /// call: `SystemRandomNumberGenerator` asks the kernel once per word on Linux, which with several
+    /// ids a request cost more CPU than the rest of tracing (bench/decisions/0022-tracing-exporter.md).
+    static func randomWords(_ count: Int) -> [UInt64] {
+        var words = [UInt64](repeating: 0, count: count)
+        while words.contains(0) {
+            guard let bytes = try? SecureRandom.bytes(count: 8 * count) else {
+                var generator = SystemRandomNumberGenerator()
+                return words.map { $0 != 0 ? $0 : (generator.next() as UInt64) | 1 }
+            }
+            for index in words.indices where words[index] == 0 {
+                words[index] = bytes[(8 * index)..<(8 * index + 8)].reduce(0) { $0 << 8 | UInt64($1) }
+            }
         }
+        return words
     }
 }
 

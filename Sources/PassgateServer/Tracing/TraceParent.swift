@@ -10,15 +10,6 @@ public struct TraceID: Hashable, Sendable {
         self.low = low
     }
 
-    /// A random id that is not all zeros (W3C: an all-zero id is invalid).
-    static func random() -> TraceID {
-        var generator = SystemRandomNumberGenerator()
-        while true {
-            let id = TraceID(high: generator.next(), low: generator.next())
-            if id.high != 0 || id.low != 0 { return id }
-        }
-    }
-
     /// 32 lowercase hex digits, as `traceparent` and log lines write it.
     public var hex: String { TraceParent.hex(high) + TraceParent.hex(low) }
 

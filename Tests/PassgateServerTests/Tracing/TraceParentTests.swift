@@ -1,4 +1,6 @@
+import Synchronization
 import Testing
+import Tracing
 
 @testable import PassgateServer
 
@@ -98,8 +100,51 @@ struct TraceSamplerTests {
     @Test("two instances with the same ratio decide alike for one trace")
     func instancesAgree() {
         for _ in 0..<100 {
-            let id = TraceID.random()
+            let words = PassgateTracer.randomWords(2)
+            let id = TraceID(high: words[0], low: words[1])
             #expect(TraceSampler(ratio: 0.1).samples(id, parent: nil) == TraceSampler(ratio: 0.1).samples(id, parent: nil))
         }
+    }
+}
+
+/// The tracer's ids and verdicts, through swift-distributed-tracing's API.
+@Suite("tracing: tracer")
+struct PassgateTracerTests {
+    final class Sink: SpanSink {
+        let count = Mutex(0)
+        func finished(_ span: FinishedSpan) { count.withLock { $0 += 1 } }
+    }
+
+    @Test("a caller's unsampled trace at ratio 0 is continued, not recorded: children keep its ids and nothing is exported")
+    func unsampledChildren() throws {
+        let sink = Sink()
+        let tracer = PassgateTracer(sampler: TraceSampler(ratio: 0), sink: sink)
+        var context = ServiceContext.topLevel
+        tracer.extract(["traceparent": "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-00"], into: &context, using: DictionaryExtractor())
+        let server = tracer.startSpan("server", context: context, ofKind: .server)
+        let child = tracer.startSpan("child", context: server.context)
+        #expect(!server.isRecording && !child.isRecording)
+        #expect(server.traceId == "4bf92f3577b34da6a3ce929d0e0e4736" && child.traceId == server.traceId)
+        child.end()
+        server.end()
+        #expect(sink.count.withLock { $0 } == 0)
+    }
+
+    @Test("a new trace at ratio 1: fresh non-zero ids, the child under the root, both exported once")
+    func sampledChildren() {
+        let sink = Sink()
+        let tracer = PassgateTracer(sampler: TraceSampler(ratio: 1), sink: sink)
+        let root = tracer.startSpan("root", context: .topLevel, ofKind: .server)
+        let child = tracer.startSpan("child", context: root.context)
+        #expect(root.isRecording && child.isRecording && child.traceId == root.traceId)
+        #expect(root.identity.spanId != 0 && child.identity.spanId != root.identity.spanId)
+        child.end()
+        child.end()
+        root.end()
+        #expect(sink.count.withLock { $0 } == 2, "a span ended twice is exported once")
+    }
+
+    struct DictionaryExtractor: Extractor {
+        func extract(key: String, from carrier: [String: String]) -> String? { carrier[key] }
     }
 }
