@@ -31,10 +31,16 @@ public final class PassgateSpan: Span {
         self.start = start
         self.sink = sink
         isRecording = identity.sampled
-        var context = context
-        context.spanIdentity = identity
-        context.remoteParent = nil
-        self.context = context
+        // A write copies the context's storage: a child that shares its parent's ids (one not
+        // recorded) keeps the parent's context as it is. A caller's parent left in the context
+        // is never read again: the span identity comes first.
+        if context.spanIdentity == identity {
+            self.context = context
+        } else {
+            var context = context
+            context.spanIdentity = identity
+            self.context = context
+        }
         state = Mutex(State(name: name))
     }
 

@@ -5,8 +5,9 @@ import Tracing
 ///
 /// Injected, never installed with `InstrumentationSystem.bootstrap`: tests run many instances
 /// in one process, each with its own sink. With tracing off there is no tracer at all, and the
-/// request path checks for one before it does any tracing work.
-public struct PassgateTracer: Tracer {
+/// request path checks for one before it does any tracing work. A class: every part of the request
+/// path holds it, and a reference is cheaper to pass around than the sampler and sink's existential.
+public final class PassgateTracer: Tracer {
     public typealias Span = PassgateSpan
 
     public let sampler: TraceSampler
