@@ -68,8 +68,7 @@ public final class PassgateTracer: Tracer {
     public func forceFlush() {}
 
     /// `count` random words, none zero (an all-zero id is invalid), from OpenSSL's generator in one
-    /// call: `SystemRandomNumberGenerator` asks the kernel once per word on Linux, which with several
-    /// ids a request cost more CPU than the rest of tracing (bench/decisions/0022-tracing-exporter.md).
+    /// call in user space, where `SystemRandomNumberGenerator` asks the kernel once per word on Linux.
     static func randomWords(_ count: Int) -> [UInt64] {
         var words = [UInt64](repeating: 0, count: count)
         while words.contains(0) {
