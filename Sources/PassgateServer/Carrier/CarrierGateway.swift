@@ -54,6 +54,7 @@ struct ProviderGateway: CarrierGateway {
         } catch {
             return CarrierExchange(call: nil, result: .failure(error))
         }
+        let transport = transport.capturingWhenAsked()
         return await withFailover(app: app, operation: .phoneNumber, logger: logger) { endpoint in
             let exchange = await prepared.send(to: endpoint, via: transport, clock: clock)
             return (exchange, (try? exchange.result.get())?.maskedPhoneNumber)
@@ -67,6 +68,7 @@ struct ProviderGateway: CarrierGateway {
         } catch {
             return CarrierExchange(call: nil, result: .failure(error))
         }
+        let transport = transport.capturingWhenAsked()
         return await withFailover(app: app, operation: .verify, logger: logger) { endpoint in
             (await prepared.send(to: endpoint, via: transport, clock: clock), MSISDN.mask(phoneNumber))
         }

@@ -43,6 +43,10 @@ actor ConfigurationReloader {
         self.didApply = didApply
     }
 
+    /// The configuration served now: the last applied apps and clients, the rest as started
+    /// (the console's integration check signs with it).
+    var runningConfiguration: PassgateConfiguration { running }
+
     /// Reloads; throws `config_invalid` (listing every problem) when the new configuration is rejected.
     func reload(trigger: String) throws(PassgateError) -> ReloadReport {
         var next: PassgateConfiguration
