@@ -87,6 +87,15 @@ public struct AdminSettings: Sendable, Equatable {
     public var port = 8081
     /// SHA-256 of the admin key; `nil` leaves the admin listener off (SIGHUP still reloads).
     public var apiKeySHA256: [UInt8]?
+    /// A console session (`/console`) ends after this many minutes without a request.
+    public var consoleIdleMinutes = 30
+    /// A console session ends this many minutes after sign-in, however active (the cookie's Max-Age).
+    public var consoleSessionMinutes = 480
+    /// Console sessions held at once; a sign-in beyond it ends the one idle longest.
+    public var consoleMaxSessions = 20
+    /// Marks the session cookie `Secure` on every answer, for a TLS front that does not send
+    /// `X-Forwarded-Proto: https` (with it, the cookie is `Secure` anyway).
+    public var consoleSecureCookie = false
 
     public var isEnabled: Bool { apiKeySHA256 != nil }
 

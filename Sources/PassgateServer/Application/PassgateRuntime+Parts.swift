@@ -69,7 +69,10 @@ extension PassgateRuntime {
         guard let keyHash = admin.apiKeySHA256 else { return nil }
         let adminLogger = Self.listenerLogger(logger, "admin")
         return Self.operationsListener(
-            "admin", router: buildAdminRouter(reloader: reloader, readiness: readiness, keyHash: keyHash, metrics: metrics, logger: adminLogger),
+            "admin", router: buildAdminRouter(
+                reloader: reloader, readiness: readiness, keyHash: keyHash, metrics: metrics,
+                console: ConsoleDependencies(settings: admin, clock: clock, authFailuresPerMinute: configuration.server.authFailuresPerMinute),
+                logger: adminLogger),
             host: admin.host, port: admin.port, limits: configuration.server.operationsConnectionLimits,
             limitReached: metrics.frontDoor(listener: "admin"), eventLoops: eventLoops,
             logger: adminLogger, ready: ports.admin)
