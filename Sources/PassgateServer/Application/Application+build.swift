@@ -49,7 +49,8 @@ struct ConsoleDependencies: Sendable {
 /// The admin listener's router: the same envelope, ids and access log; reload and readiness
 /// details; the console under `/console`.
 func buildAdminRouter(
-    reloader: ConfigurationReloader, readiness: Readiness, keyHash: [UInt8], metrics: PassgateMetrics, console: ConsoleDependencies, logger: Logger
+    reloader: ConfigurationReloader, readiness: Readiness, keyHash: [UInt8], metrics: PassgateMetrics, console: ConsoleDependencies,
+    checks: ConsoleCheckDependencies? = nil, logger: Logger
 ) -> Router<PassgateRequestContext> {
     let router = Router(context: PassgateRequestContext.self)
     router.add(middleware: RequestLifecycleMiddleware(
@@ -61,7 +62,10 @@ func buildAdminRouter(
         authFailures: AuthFailureLimiter(perMinute: console.authFailuresPerMinute, clock: console.clock),
         sessions: ConsoleSessions(settings: console.settings, clock: console.clock), readiness: readiness,
         forcesSecureCookie: console.settings.consoleSecureCookie)
-    router.addRoutes(controller.routes, atPath: "/console")
+    let consoleRoutes = controller.routes
+    // The usage and integration check pages, behind the shell's session gate and headers.
+    if let checks { consoleRoutes.addRoutes(ConsoleCheckController(console: controller, reloader: reloader, clock: console.clock, dependencies: checks).routes) }
+    router.addRoutes(consoleRoutes, atPath: "/console")
     return router
 }
 
