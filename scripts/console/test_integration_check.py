@@ -9,7 +9,8 @@ import urllib.parse
 import urllib.request
 
 from selenium.webdriver.common.by import By
-from selenium.webdriver.support.ui import Select
+from selenium.webdriver.support import expected_conditions
+from selenium.webdriver.support.ui import Select, WebDriverWait
 
 from harness import console
 
@@ -46,7 +47,13 @@ class IntegrationCheckTest(unittest.TestCase):
             driver.find_element(By.ID, "phoneNumber").send_keys(phone)
         driver.find_element(By.ID, f"mode-{mode}").click()
         driver.find_element(By.ID, "check-submit").click()
-        return driver.find_element(By.TAG_NAME, "main").text
+        return self.answered()
+
+    def answered(self):
+        """The answer page's text, once it has replaced the form (a result or a problem)."""
+        WebDriverWait(console.driver, 10).until(expected_conditions.presence_of_element_located(
+            (By.CSS_SELECTOR, "#check-result, #check-problem")))
+        return console.driver.find_element(By.TAG_NAME, "main").text
 
     def test_explain_shows_the_signed_request_and_sends_nothing(self):
         token = console.mint_token(MD5_APP, PHONE)
@@ -97,6 +104,7 @@ class IntegrationCheckTest(unittest.TestCase):
         Select(console.driver.find_element(By.ID, "appId")).select_by_value(MD5_APP)
         console.driver.find_element(By.ID, "token").send_keys("abc def")
         console.driver.find_element(By.ID, "check-submit").click()
+        self.answered()
         problem = console.driver.find_element(By.ID, "check-problem").text
         self.assertIn("token", problem)
         console.assert_clean(self)

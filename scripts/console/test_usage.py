@@ -13,7 +13,7 @@ from selenium.webdriver.common.by import By
 
 from harness import console
 
-APPS = ("300011111111", "sy-demo")
+APPS = ("300011111111", "jg-demo")
 
 
 def cookie_header():
@@ -25,9 +25,8 @@ class UsageTest(unittest.TestCase):
     def setUpClass(cls):
         # Real traffic: a success per app, through the REST API; the audit log records each call.
         for app_id in APPS:
-            fields = {"operator": "CMCC"} if app_id == "sy-demo" else None
             token = console.mint_token(app_id, "13800138000")
-            status, body = console.exchange(app_id, token, fields)
+            status, body = console.exchange(app_id, token)
             assert status == 200, (app_id, status, body)
 
     def setUp(self):

@@ -1,8 +1,8 @@
 import PassgateConsole
 import PassgateCore
 
-/// The integration check's page content: the form, then the last submission's result. The form
-/// is never filled back with the token, the number or the fields (they may hold the token): only
+/// The integration check's page content: the last submission's result (first, where it is seen
+/// without scrolling), then the form. The form is never filled back with the token, the number or the fields (they may hold the token): only
 /// the app and the mode are kept.
 struct IntegrationCheckPage {
     static let path = "/console/check"
@@ -26,7 +26,7 @@ struct IntegrationCheckPage {
         return """
             <p>Paste a token from the provider's SDK and see what Passgate sends for it (<strong>explain</strong>: nothing is sent) \
             or what the provider answers (<strong>exchange</strong>). Tokens and phone numbers are shown masked.</p>
-            \(problem)\(form)\(result)
+            \(problem)\(result)\(form)
             """
     }
 
@@ -91,7 +91,7 @@ struct IntegrationCheckPage {
             let outcome: HTML = reply.failure.map { "<p>No reply: \($0)</p>" }
                 ?? """
                 <p>HTTP \(reply.status.map(String.init) ?? "-"), Content-Type \(reply.contentType ?? "none")\(reply.cut ? " (body cut)" : "")</p>
-                <div class="scroll"><pre class="mono">\(reply.body)</pre></div>
+                <p class="mono">\(reply.body)</p>
                 """
             return "<div class=\"reply\"><h3>Attempt \(index + 1): <code>\(reply.requestLine)</code></h3>\n\(outcome)</div>\n"
         }
@@ -100,7 +100,7 @@ struct IntegrationCheckPage {
             <section id="check-result" aria-labelledby="result-heading">
             <h2 id="result-heading">What the provider answered</h2>
             \(replayed)\(replies)\(error)<h3>Passgate's answer, as the REST API gives it: HTTP \(exchanged.status)</h3>
-            <div class="scroll"><pre id="normalized-answer" class="mono">\(exchanged.answer)</pre></div>
+            <p id="normalized-answer" class="mono">\(exchanged.answer)</p>
             </section>
             """
     }
