@@ -72,6 +72,11 @@ struct IntegrationCheckExplainTests {
             #expect(!text.contains(Self.token), "\(scenario.name) shows the token:\n\(text)")
             #expect(text.contains(CheckMask.mask(token: Self.token)) || !explained.details.isEmpty, "\(scenario.name)")
             #expect(!text.contains(BenchLoad.phoneNumber), "\(scenario.name) shows the number:\n\(text)")
+            // A single-use field may be a second credential (Yidun's carrier accessToken): shown as a token is.
+            let declared = try #require(ProviderRegistry.builtIn[provider]).providerFields
+            for (name, value) in fields where declared.first(where: { $0.name == name })?.singleUse == true || value.count >= 16 {
+                #expect(!text.contains(value), "\(scenario.name) shows providerFields.\(name):\n\(text)")
+            }
             // Secrets as `passgate sign` shows them: a credential it prints (an AccessKey ID, a
             // secretId, a public appKey: identifiers the provider sees in every request) may show;
             // every one it hides never appears here either.

@@ -24,6 +24,13 @@ struct CheckMask: Sendable {
         if let phone, !phone.isEmpty { hide(phone, as: Self.mask(phone: phone)) }
     }
 
+    /// For a reply: also hides values `decrypt` turns into a number, and every other long
+    /// opaque value (a ciphertext it cannot open).
+    mutating func revealsNoOpaqueValue(decrypt: @escaping @Sendable (String) -> String?) {
+        self.decrypt = decrypt
+        hidesOpaqueValues = true
+    }
+
     /// Hides `value` (and its encoded forms) wherever it appears from now on.
     mutating func hide(_ value: String, as mask: String) {
         guard !value.isEmpty else { return }

@@ -53,7 +53,7 @@ extension IntegrationCheck {
         do throws(PassgateError) {
             fields = try ProviderFields(checking: form.providerFields, against: provider.providerFields, provider: provider.id)
         } catch {
-            throw .init(field: IntegrationCheckForm.Field.providerFields, message: form.mask.apply(error.message))
+            throw .init(field: IntegrationCheckForm.Field.providerFields, message: form.mask(declared: provider.providerFields).apply(error.message))
         }
         var logger = logger
         logger[metadataKey: "requestId"] = .string(requestId)
@@ -90,9 +90,8 @@ extension IntegrationCheck {
                 return (json, outcome.phoneNumber)
             }
         }
-        var mask = CheckMask(
-            token: form.token, phone: form.phoneNumber, decrypt: { [provider, settings = app.settings] in try? provider.decryptedNumber($0, app: settings) },
-            hidesOpaqueValues: true)
+        var mask = form.mask(declared: provider.providerFields)
+        mask.revealsNoOpaqueValue(decrypt: { [provider, settings = app.settings] in try? provider.decryptedNumber($0, app: settings) })
         if case .success(let value) = result, let number = value.number { mask.hide(number, as: MSISDN.mask(number)) }
         let replies = capture.captured.map { Self.shown($0, mask: mask) }
         switch result {

@@ -38,13 +38,14 @@ struct IntegrationCheck: Sendable {
     /// The form's request as the app's provider signs it under `configuration`, masked.
     static func explain(_ form: IntegrationCheckForm, configuration: PassgateConfiguration) throws(IntegrationCheckForm.Problem) -> Explained {
         let host = SignHost(running: configuration)
+        let declared = configuration.app(form.appId).flatMap { configuration.registry[$0.provider] }?.providerFields ?? []
+        let mask = form.mask(declared: declared)
         let signed: SignedRequest
         do throws(SignHost.Refusal) {
             signed = try host.sign(appId: form.appId, token: form.token, phone: form.phoneNumber, fields: form.providerFields)
         } catch {
-            throw Self.problem(error, mask: form.mask)
+            throw Self.problem(error, mask: mask)
         }
-        let mask = form.mask
         return Explained(
             provider: signed.provider, operation: signed.call.operation,
             requestLine: mask.apply("\(signed.call.request.method.rawValue) \(signed.baseURL)\(signed.call.request.path)"),

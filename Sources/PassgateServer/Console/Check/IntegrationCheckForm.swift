@@ -88,8 +88,17 @@ struct IntegrationCheckForm: Sendable {
         return fields
     }
 
-    /// What hides this form's token and number on the page.
-    var mask: CheckMask { CheckMask(token: token, phone: phoneNumber) }
+    /// What hides this form's token and number on the page; with `declared` (the provider's
+    /// fields), also every value of a single-use field and any value of 16 or more characters:
+    /// a field may be a second credential (a carrier's access token), shown as a token is.
+    func mask(declared: [ProviderField] = []) -> CheckMask {
+        var mask = CheckMask(token: token, phone: phoneNumber)
+        let singleUse = Set(declared.filter(\.singleUse).map(\.name))
+        for (name, value) in providerFields where singleUse.contains(name) || value.count >= 16 {
+            mask.hide(value, as: CheckMask.mask(token: value))
+        }
+        return mask
+    }
 }
 
 extension String {
