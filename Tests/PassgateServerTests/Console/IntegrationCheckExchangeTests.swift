@@ -91,7 +91,7 @@ struct IntegrationCheckExchangeTests {
         let logger = Logger(label: "test")
         _ = await gateway.phoneNumber(app: app, token: try sandbox.mintToken(appId: app.appId), fields: .none, logger: logger)
         #expect(capture.captured.isEmpty)
-        _ = await CarrierReplyCapture.$current.withValue(capture) {
+        _ = await capture.capturing {
             await gateway.phoneNumber(app: app, token: try! sandbox.mintToken(appId: app.appId), fields: .none, logger: logger)
         }
         #expect(capture.captured.count == 1 && capture.captured.first?.status == 200)

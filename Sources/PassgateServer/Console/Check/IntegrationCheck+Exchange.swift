@@ -62,7 +62,7 @@ extension IntegrationCheck {
         let result: Result<(json: JSONObjectWriter, number: String?), PassgateError>
         let replayed: Bool
         if let phone = form.phoneNumber {
-            let answer = await CarrierReplyCapture.$current.withValue(capture) {
+            let answer = await capture.capturing {
                 await tokenExchange.verify(client: Self.client, app: app, token: form.token, phoneNumber: phone, fields: fields, logger: logger)
             }
             replayed = answer.replayed
@@ -75,7 +75,7 @@ extension IntegrationCheck {
                 return (json, nil)
             }
         } else {
-            let answer = await CarrierReplyCapture.$current.withValue(capture) {
+            let answer = await capture.capturing {
                 await tokenExchange.phoneNumber(client: Self.client, app: app, token: form.token, fields: fields, logger: logger)
             }
             replayed = answer.replayed
