@@ -64,7 +64,9 @@ func buildAdminRouter(
         forcesSecureCookie: console.settings.consoleSecureCookie)
     let consoleRoutes = controller.routes
     // The usage and integration check pages, behind the shell's session gate and headers.
-    if let checks { consoleRoutes.addRoutes(ConsoleCheckController(console: controller, reloader: reloader, clock: console.clock, dependencies: checks).routes) }
+    if let checks {
+        consoleRoutes.addRoutes(ConsoleCheckController(console: controller, reloader: reloader, clock: console.clock, dependencies: checks).routes)
+    }
     router.addRoutes(consoleRoutes, atPath: "/console")
     return router
 }

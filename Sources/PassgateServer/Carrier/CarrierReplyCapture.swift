@@ -55,12 +55,14 @@ struct CapturingTransport: CarrierTransport {
     func send(_ request: CarrierHTTPRequest) async throws -> CarrierHTTPReply {
         do {
             let reply = try await base.send(request)
+            let kept = CarrierReplyCapture.maxBodyBytes
             capture.record(.init(
-                url: request.url, status: reply.status, contentType: reply.contentType, body: Array(reply.body.prefix(CarrierReplyCapture.maxBodyBytes)),
-                truncated: reply.body.count > CarrierReplyCapture.maxBodyBytes, failure: nil))
+                url: request.url, status: reply.status, contentType: reply.contentType, body: Array(reply.body.prefix(kept)),
+                truncated: reply.body.count > kept, failure: nil))
             return reply
         } catch let failure as TransportFailure {
-            capture.record(.init(url: request.url, status: nil, contentType: nil, body: [], truncated: false, failure: "\(failure.kind.rawValue): \(failure.detail)"))
+            capture.record(.init(
+                url: request.url, status: nil, contentType: nil, body: [], truncated: false, failure: "\(failure.kind.rawValue): \(failure.detail)"))
             throw failure
         }
     }

@@ -30,7 +30,7 @@ struct ConsoleCheckController {
     init(console: ConsoleController, reloader: ConfigurationReloader, clock: any PassgateClock, dependencies: ConsoleCheckDependencies) {
         self.console = console
         configuration = { await reloader.runningConfiguration }
-        check = IntegrationCheck(configuration: configuration, tokenExchange: dependencies.exchange, logger: dependencies.logger)
+        check = IntegrationCheck(tokenExchange: dependencies.exchange, logger: dependencies.logger)
         usage = UsageView(audit: dependencies.audit, clock: clock)
         auditEnabled = dependencies.audit.enabled
     }
@@ -45,7 +45,8 @@ struct ConsoleCheckController {
             var request = request
             let fields = try await ConsoleForm.decode(Fields.self, from: &request)
             let form: [String: String?] = [
-                "appId": fields.appId, "token": fields.token, "providerFields": fields.providerFields, "phoneNumber": fields.phoneNumber, "mode": fields.mode,
+                "appId": fields.appId, "token": fields.token, "providerFields": fields.providerFields,
+                "phoneNumber": fields.phoneNumber, "mode": fields.mode,
             ]
             return try await checkPage(request, form: form.compactMapValues { $0 }, requestId: context.requestId)
         }
@@ -59,7 +60,9 @@ struct ConsoleCheckController {
         let configuration = await configuration()
         var page = IntegrationCheckPage(
             apps: configuration.apps.map { ($0.appId, $0.provider) },
-            fields: Dictionary(uniqueKeysWithValues: configuration.registry.ids.compactMap { id in configuration.registry[id].map { (id, $0.providerFields) } }),
+            fields: Dictionary(uniqueKeysWithValues: configuration.registry.ids.compactMap { id in
+                configuration.registry[id].map { (id, $0.providerFields) }
+            }),
             csrf: try console.csrf(request), selectedApp: fields?["appId"])
         var status = HTTPResponse.Status.ok
         if let fields, let requestId {
@@ -68,7 +71,7 @@ struct ConsoleCheckController {
                 page.mode = form.mode
                 switch form.mode {
                 case .explain: page.explained = try IntegrationCheck.explain(form, configuration: configuration)
-                case .exchange: page.exchanged = try await check.exchange(form, requestId: requestId)
+                case .exchange: page.exchanged = try await check.exchange(form, configuration: configuration, requestId: requestId)
                 }
             } catch {
                 page.problem = error

@@ -16,14 +16,15 @@ import Testing
 struct IntegrationCheckExchangeTests {
     static let phone = "13800138000"
 
+    static let configuration = InProcessPassgate.cmccConfiguration()
+
     /// A check over a gateway whose transport is `sandbox`.
     static func check(_ sandbox: CarrierSandbox) throws -> IntegrationCheck {
-        let configuration = InProcessPassgate.cmccConfiguration()
         let metrics = PassgateMetrics(factory: PrometheusMetricsFactory(registry: PrometheusCollectorRegistry()))
         let gateway = ProviderGateway(registry: configuration.registry, providers: configuration.providers, transport: sandbox, metrics: metrics)
         let exchange = try OneTimeTokenExchange(
             gateway: gateway, store: MemoryStateStore(clock: SystemClock()), replayKey: Array(repeating: 9, count: 32), ttlMs: 300_000, metrics: metrics)
-        return IntegrationCheck(configuration: { configuration }, tokenExchange: exchange, logger: Logger(label: "test.console"))
+        return IntegrationCheck(tokenExchange: exchange, logger: Logger(label: "test.console"))
     }
 
     static func shown(_ exchanged: IntegrationCheck.Exchanged) -> String {
@@ -36,7 +37,7 @@ struct IntegrationCheckExchangeTests {
         let sandbox = InProcessPassgate.sandbox()
         let check = try Self.check(sandbox)
         let token = try sandbox.mintToken(appId: TestConfiguration.rsaApp, phone: Self.phone)
-        let exchanged = try await check.exchange(.init(appId: TestConfiguration.rsaApp, token: token, mode: .exchange), requestId: "req-1")
+        let exchanged = try await check.exchange(.init(appId: TestConfiguration.rsaApp, token: token, mode: .exchange), configuration: Self.configuration, requestId: "req-1")
         #expect(exchanged.status == 200 && exchanged.error == nil && !exchanged.replayed)
         let reply = try #require(exchanged.replies.first)
         #expect(exchanged.replies.count == 1 && reply.status == 200 && reply.body.contains("103000"))
@@ -46,7 +47,7 @@ struct IntegrationCheckExchangeTests {
         #expect(!text.contains(Self.phone) && !text.contains(token), "\(text)")
 
         // The same token again: the replay cache answers, the provider is not called.
-        let again = try await check.exchange(.init(appId: TestConfiguration.rsaApp, token: token, mode: .exchange), requestId: "req-2")
+        let again = try await check.exchange(.init(appId: TestConfiguration.rsaApp, token: token, mode: .exchange), configuration: Self.configuration, requestId: "req-2")
         #expect(again.replayed && again.replies.isEmpty && again.status == 200)
         #expect(sandbox.carrierCalls == 1)
     }
@@ -57,7 +58,7 @@ struct IntegrationCheckExchangeTests {
         try await sandbox.forceResultCode("103101")
         let check = try Self.check(sandbox)
         let token = try sandbox.mintToken(appId: TestConfiguration.md5App, phone: Self.phone)
-        let exchanged = try await check.exchange(.init(appId: TestConfiguration.md5App, token: token, mode: .exchange), requestId: "req-3")
+        let exchanged = try await check.exchange(.init(appId: TestConfiguration.md5App, token: token, mode: .exchange), configuration: Self.configuration, requestId: "req-3")
         let error = try #require(exchanged.error)
         #expect(error.code == .signatureRejected && error.httpStatus == 502 && exchanged.status == 502)
         #expect(error.action == .fixConfig && !error.retryable)
@@ -74,7 +75,7 @@ struct IntegrationCheckExchangeTests {
         let check = try Self.check(sandbox)
         let token = try sandbox.mintToken(appId: TestConfiguration.md5App, phone: Self.phone, product: "verify")
         let exchanged = try await check.exchange(
-            .init(appId: TestConfiguration.md5App, token: token, phoneNumber: Self.phone, mode: .exchange), requestId: "req-4")
+            .init(appId: TestConfiguration.md5App, token: token, phoneNumber: Self.phone, mode: .exchange), configuration: Self.configuration, requestId: "req-4")
         #expect(exchanged.status == 200 && exchanged.answer.contains(#""result":"match""#), "\(exchanged.answer)")
         #expect(!Self.shown(exchanged).contains(Self.phone))
     }

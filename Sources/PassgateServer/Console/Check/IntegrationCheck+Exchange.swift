@@ -43,11 +43,14 @@ extension IntegrationCheck {
     /// A reply body is shown up to this many characters (after masking).
     static let shownBodyCharacters = 2048
 
-    /// Sends the form's token through the exchange, capturing the provider's replies for this call alone.
-    func exchange(_ form: IntegrationCheckForm, requestId: String) async throws(IntegrationCheckForm.Problem) -> Exchanged {
-        let configuration = await configuration()
+    /// Sends the form's token through the exchange for the app of `configuration` (the one
+    /// served now), capturing the provider's replies for this call alone.
+    func exchange(
+        _ form: IntegrationCheckForm, configuration: PassgateConfiguration, requestId: String
+    ) async throws(IntegrationCheckForm.Problem) -> Exchanged {
         guard let app = configuration.app(form.appId), let provider = configuration.registry[app.provider] else {
-            throw .init(field: IntegrationCheckForm.Field.appId, message: "The app is not configured (apps: \(configuration.apps.map(\.appId).joined(separator: ", "))).")
+            let apps = configuration.apps.map(\.appId).joined(separator: ", ")
+            throw .init(field: IntegrationCheckForm.Field.appId, message: "The app is not configured (apps: \(apps)).")
         }
         let fields: ProviderFields
         do throws(PassgateError) {

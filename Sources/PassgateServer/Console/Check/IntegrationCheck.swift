@@ -13,9 +13,6 @@ struct IntegrationCheck: Sendable {
     /// The client id the console's exchanges are made and audited as.
     static let client = "console"
 
-    /// The configuration served now: the apps of the last reload, the providers as started
-    /// (pointed at the embedded sandbox's real port when it runs).
-    let configuration: @Sendable () async -> PassgateConfiguration
     let tokenExchange: OneTimeTokenExchange
     let logger: Logger
 
@@ -31,11 +28,8 @@ struct IntegrationCheck: Sendable {
         var details: [(label: String, value: String)]
     }
 
-    func explain(_ form: IntegrationCheckForm) async throws(IntegrationCheckForm.Problem) -> Explained {
-        try Self.explain(form, configuration: await configuration())
-    }
-
-    /// The form's request as the app's provider signs it under `configuration`, masked.
+    /// The form's request as the app's provider signs it under `configuration` (the one served
+    /// now: the apps of the last reload, the providers as started), masked.
     static func explain(_ form: IntegrationCheckForm, configuration: PassgateConfiguration) throws(IntegrationCheckForm.Problem) -> Explained {
         let host = SignHost(running: configuration)
         let declared = configuration.app(form.appId).flatMap { configuration.registry[$0.provider] }?.providerFields ?? []

@@ -55,11 +55,15 @@ struct IntegrationCheckForm: Sendable {
             throw Problem(field: Field.token, message: "The token is \(token.utf8.count) bytes long; tokens are at most \(Self.maxTokenBytes).")
         }
         guard !token.contains(where: { $0.isWhitespace }) else {
-            throw Problem(field: Field.token, message: "The token contains blanks or line breaks; providers answer such tokens with misleading codes (CMCC: 103119/103113).")
+            throw Problem(
+                field: Field.token,
+                message: "The token contains blanks or line breaks; providers answer such tokens with misleading codes (CMCC: 103119/103113).")
         }
         let phone = form[Field.phoneNumber, default: ""].trimmed
         if !phone.isEmpty, !MSISDN.isMainland(phone) {
-            throw Problem(field: Field.phoneNumber, message: "Give an 11-digit mainland mobile number (1[3-9] and 9 digits), or leave it empty for a phone-number exchange.")
+            throw Problem(
+                field: Field.phoneNumber,
+                message: "Give an 11-digit mainland mobile number (1[3-9] and 9 digits), or leave it empty for a phone-number exchange.")
         }
         guard let mode = Mode(rawValue: form[Field.mode, default: Mode.explain.rawValue]) else {
             throw Problem(field: Field.mode, message: "Choose explain or exchange.")
