@@ -44,6 +44,8 @@ struct ConsoleDependencies: Sendable {
     var clock: any PassgateClock = SystemClock()
     /// Failed sign-ins per minute per source address (`server.authFailuresPerMinute`).
     var authFailuresPerMinute: Int
+    /// The carrier calls' gateway: its traffic window, circuits and call caps (the overview).
+    var gateway: ProviderGateway
 }
 
 /// The admin listener's router: the same envelope, ids and access log; reload and readiness
@@ -60,7 +62,7 @@ func buildAdminRouter(
     let controller = ConsoleController(
         authenticator: admin.authenticator,
         authFailures: AuthFailureLimiter(perMinute: console.authFailuresPerMinute, clock: console.clock),
-        sessions: ConsoleSessions(settings: console.settings, clock: console.clock), readiness: readiness,
+        sessions: ConsoleSessions(settings: console.settings, clock: console.clock), readiness: readiness, gateway: console.gateway,
         forcesSecureCookie: console.settings.consoleSecureCookie)
     let consoleRoutes = controller.routes
     // The usage and integration check pages, behind the shell's session gate and headers.

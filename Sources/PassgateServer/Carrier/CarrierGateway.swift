@@ -32,12 +32,15 @@ struct ProviderGateway: CarrierGateway {
     let auditsCalls: Bool
     /// Per provider id, everything its calls need, resolved once.
     let lanes: [String: Lane]
+    /// The last hour of calls, for the console's overview.
+    let traffic: ConsoleTraffic
 
     init(
         registry: ProviderRegistry, providers: [String: ProviderSettings], transport: any CarrierTransport, clock: any PassgateClock = SystemClock(),
         metrics: PassgateMetrics, audit: any AuditSink = NoAuditSink(),
         timers: any EventLoopGroup = MultiThreadedEventLoopGroup.singleton
     ) {
+        traffic = ConsoleTraffic(clock: clock)
         self.registry = registry
         self.transport = transport
         self.clock = clock
@@ -113,7 +116,8 @@ struct ProviderGateway: CarrierGateway {
             limiter.release()
             let open = breaker.record(index, failure: Self.isCarrierSideFailure(exchange))
             route.circuitGauges[index].record(open ? 1 : 0)
-            record(exchange.call, lane: lane, appId: app.appId, masked: masked, logger: logger)
+            let failure: PassgateError? = if case .failure(let error) = exchange.result { error } else { nil }
+            record(exchange.call, failure: failure, lane: lane, appId: app.appId, masked: masked, logger: logger)
             last = exchange
             guard case .failure(let error) = exchange.result, case .transport(let failure) = error.reason,
                 !failure.kind.mayHaveBeenDelivered, index + 1 < route.endpoints.count
@@ -168,7 +172,8 @@ struct ProviderGateway: CarrierGateway {
     var openCircuits: [String] { lanes.values.flatMap(\.openURLs).sorted() }
 
     /// One line per carrier call: what billing reconciliation and on-call need, no token, masked number;
-    /// and one audit record (no number at all). The request's id and client come from the logger
+    /// one audit record (no number at all); and the console's count of it (`failure`: what the
+    /// caller was told, for the overview's meaning of each code). The request's id and client come from the logger
     /// the controller made for this request.
     ///
     /// The line is at info for every call that did not succeed, and for every call when the audit
@@ -177,12 +182,13 @@ struct ProviderGateway: CarrierGateway {
     /// line per request would cost more CPU than the rest of Passgate's own work on it.
     ///
     /// All three once the request's answer is on the wire (``AfterAnswer``): none of them changes it.
-    private func record(_ call: CarrierCall?, lane: Lane, appId: String, masked: String?, logger: Logger) {
+    private func record(_ call: CarrierCall?, failure: PassgateError?, lane: Lane, appId: String, masked: String?, logger: Logger) {
         guard let call else { return }
-        let audit = audit, level: Logger.Level = call.normalizedCode == "ok" && auditsCalls ? .debug : .info
+        let audit = audit, traffic = traffic, level: Logger.Level = call.normalizedCode == "ok" && auditsCalls ? .debug : .info
         let finished = clock.nowMilliseconds()
         AfterAnswer.schedule {
             lane.series(call.operation).record(call)
+            traffic.record(call, appId: appId, failure: failure)
             audit.record(AuditRecord(
                 timeMilliseconds: finished, requestId: logger[metadataKey: "requestId"]?.description ?? "-", client: logger[metadataKey: "client"]?.description ?? "-",
                 appId: appId, call: call

@@ -17,6 +17,8 @@ struct ConsoleController {
     let authFailures: AuthFailureLimiter
     let sessions: ConsoleSessions
     let readiness: Readiness
+    /// The carrier calls' gateway: the overview's traffic, circuits and call caps.
+    let gateway: ProviderGateway
     /// Marks the cookie `Secure` even without `X-Forwarded-Proto: https` (`admin.consoleSecureCookie`).
     let forcesSecureCookie: Bool
 

@@ -48,11 +48,12 @@ struct ConsoleCheckPagesTests {
         let reloader = ConfigurationReloader(running: configuration, live: live, logger: Logger(label: "test"), load: { configured })
         let router = buildAdminRouter(
             reloader: reloader, readiness: Readiness(checks: []), keyHash: try #require(configuration.admin.apiKeySHA256), metrics: metrics,
-            console: ConsoleDependencies(settings: configuration.admin, clock: clock, authFailuresPerMinute: configuration.server.authFailuresPerMinute),
+            console: ConsoleDependencies(
+                settings: configuration.admin, clock: clock, authFailuresPerMinute: configuration.server.authFailuresPerMinute, gateway: gateway),
             checks: ConsoleCheckDependencies(exchange: exchange, audit: configuration.audit, logger: Logger(label: "test.console")),
             logger: Logger(label: "test"))
         return try await Application(router: router).test(.router) { client in
-            try await body(ConsoleHarness(client: client, clock: clock))
+            try await body(ConsoleHarness(client: client, clock: clock, gateway: gateway, configuration: configured))
         }
     }
 

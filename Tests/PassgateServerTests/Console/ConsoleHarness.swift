@@ -17,23 +17,44 @@ import Testing
 struct ConsoleHarness: Sendable {
     let client: any TestClientProtocol
     let clock: ManualClock
+    /// The gateway whose calls the overview shows; the test calls it directly.
+    let gateway: ProviderGateway
+    let configuration: PassgateConfiguration
 
-    /// Runs `body` against the admin router of `configuration` (the test configuration with the admin key).
+    /// Runs `body` against the admin router of `configuration` (the in-process configuration with
+    /// the echo app, and the admin key), whose gateway calls `carrier`.
     static func with<T: Sendable>(
-        _ configuration: PassgateConfiguration = TestConfiguration.withAdmin(TestConfiguration.make(sandbox: false)),
+        _ configuration: PassgateConfiguration? = nil, carrier: any CarrierTransport = EchoCarrier(
+            secret: InProcessPassgate.echoSecret, number: InProcessPassgate.echoNumber),
         clock: ManualClock = ManualClock(milliseconds: 1_764_400_000_000),
         _ body: @Sendable (ConsoleHarness) async throws -> T
     ) async throws -> T {
+        let configuration = try configuration ?? Self.configuration()
+        let metrics = PassgateMetrics(factory: PrometheusMetricsFactory(registry: PrometheusCollectorRegistry()))
         let live = LiveSettings(RequestSettings(configuration: configuration, generation: 1, clock: clock))
         let reloader = ConfigurationReloader(running: configuration, live: live, logger: Logger(label: "test"), load: { configuration })
+        let gateway = ProviderGateway(
+            registry: configuration.registry, providers: configuration.providers, transport: carrier, clock: clock, metrics: metrics)
         let router = buildAdminRouter(
-            reloader: reloader, readiness: Readiness(checks: []), keyHash: try #require(configuration.admin.apiKeySHA256),
-            metrics: PassgateMetrics(factory: PrometheusMetricsFactory(registry: PrometheusCollectorRegistry())),
-            console: ConsoleDependencies(settings: configuration.admin, clock: clock, authFailuresPerMinute: configuration.server.authFailuresPerMinute),
+            reloader: reloader, readiness: Readiness(checks: []), keyHash: try #require(configuration.admin.apiKeySHA256), metrics: metrics,
+            console: ConsoleDependencies(
+                settings: configuration.admin, clock: clock, authFailuresPerMinute: configuration.server.authFailuresPerMinute, gateway: gateway),
             logger: Logger(label: "test"))
         return try await Application(router: router).test(.router) { client in
-            try await body(ConsoleHarness(client: client, clock: clock))
+            try await body(ConsoleHarness(client: client, clock: clock, gateway: gateway, configuration: configuration))
         }
+    }
+
+    /// `InProcessPassgate.configuration()` with the admin key.
+    static func configuration() throws -> PassgateConfiguration {
+        TestConfiguration.withAdmin(try InProcessPassgate.configuration())
+    }
+
+    /// One phone-number call of the echo app through the gateway, as an API request would make it.
+    @discardableResult
+    func exchange(_ token: String) async throws -> CarrierExchange<PhoneNumberOutcome> {
+        let app = try #require(configuration.apps.first { $0.appId == InProcessPassgate.echoApp })
+        return await gateway.phoneNumber(app: app, token: token, fields: .none, logger: Logger(label: "test"))
     }
 
     /// What a browser holds after signing in: the cookie header and the CSRF token of its forms.

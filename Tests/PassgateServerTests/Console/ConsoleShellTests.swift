@@ -34,7 +34,7 @@ struct ConsoleShellTests {
             let response = try await console.postForm("/console/sign-in", ["key": TestConfiguration.adminKey], headers: [.xForwardedProto: "https"])
             #expect(response.headers[.setCookie]?.contains("; Secure") == true, "\(response.headers[.setCookie] ?? "")")
         }
-        var configuration = TestConfiguration.withAdmin(TestConfiguration.make(sandbox: false))
+        var configuration = try ConsoleHarness.configuration()
         configuration.admin.consoleSecureCookie = true
         try await ConsoleHarness.with(configuration) { console in
             let response = try await console.postForm("/console/sign-in", ["key": TestConfiguration.adminKey])
@@ -83,7 +83,7 @@ struct ConsoleShellTests {
 
     @Test("a session ends after admin.consoleIdleMinutes without a request, and after consoleSessionMinutes however active")
     func expiryOnManualClock() async throws {
-        var configuration = TestConfiguration.withAdmin(TestConfiguration.make(sandbox: false))
+        var configuration = try ConsoleHarness.configuration()
         configuration.admin.consoleIdleMinutes = 10
         configuration.admin.consoleSessionMinutes = 30
         try await ConsoleHarness.with(configuration) { console in
