@@ -28,7 +28,7 @@ struct IntegrationCheckExchangeTests {
     }
 
     static func shown(_ exchanged: IntegrationCheck.Exchanged) -> String {
-        ([exchanged.answer] + exchanged.replies.flatMap { [$0.requestLine, $0.body, $0.contentType ?? ""] }
+        ([exchanged.answer] + exchanged.replies.flatMap { [$0.url, $0.body, $0.contentType ?? ""] }
             + [exchanged.error?.message ?? "", exchanged.error?.carrier?.message ?? ""]).joined(separator: "\n")
     }
 

@@ -5,7 +5,8 @@ import PassgateCore
 extension IntegrationCheck {
     /// What the provider answered to one attempt, masked and cut to a bounded snippet.
     struct ShownReply: Sendable {
-        var requestLine: String
+        /// The URL the attempt went to.
+        var url: String
         /// nil when no reply came (then `failure` says why).
         var status: Int?
         var contentType: String?
@@ -120,7 +121,7 @@ extension IntegrationCheck {
         let body = mask.apply(String(decoding: reply.body, as: UTF8.self))
         let cut = reply.truncated || body.count > shownBodyCharacters
         return ShownReply(
-            requestLine: mask.apply(reply.url), status: reply.status, contentType: reply.contentType.map(mask.apply),
+            url: mask.apply(reply.url), status: reply.status, contentType: reply.contentType.map(mask.apply),
             body: String(body.prefix(shownBodyCharacters)), cut: cut, failure: reply.failure.map(mask.apply))
     }
 }

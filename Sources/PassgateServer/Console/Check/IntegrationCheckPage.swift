@@ -93,7 +93,7 @@ struct IntegrationCheckPage {
                 <p>HTTP \(reply.status.map(String.init) ?? "-"), Content-Type \(reply.contentType ?? "none")\(reply.cut ? " (body cut)" : "")</p>
                 <p class="mono">\(reply.body)</p>
                 """
-            return "<div class=\"reply\"><h3>Attempt \(index + 1): <code>\(reply.requestLine)</code></h3>\n\(outcome)</div>\n"
+            return "<div class=\"reply\"><h3>Attempt \(index + 1): <code>\(reply.url)</code></h3>\n\(outcome)</div>\n"
         }
         let error: HTML = exchanged.error.map(Self.content) ?? ""
         return """
