@@ -62,6 +62,7 @@ func buildAdminRouter(
         authenticator: admin.authenticator,
         authFailures: AuthFailureLimiter(perMinute: console.authFailuresPerMinute, clock: console.clock),
         sessions: ConsoleSessions(settings: console.settings, clock: console.clock), readiness: readiness, gateway: console.gateway,
+        reloader: reloader, clock: console.clock,
         forcesSecureCookie: console.settings.consoleSecureCookie)
     router.addRoutes(controller.routes, atPath: "/console")
     return router
