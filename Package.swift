@@ -479,7 +479,7 @@ let package = Package(
                 "ProviderMobTech",
                 "ProviderUmeng",
                 "PassgateServer", "PassgateConfig", "PassgateState", "CarrierSandbox", "PassgateCore", "CurlTransport", "OpenSSLCrypto",
-                "PassgateTestSupport", "PassgateLiveTestSupport",
+                "PassgateTestSupport", "PassgateLiveTestSupport", "PassgateConsole",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Yams", package: "Yams"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),

@@ -23,6 +23,9 @@ public struct PassgateConfiguration: Sendable {
     /// The providers apps may use, by id: the registry the loader's caller gave it (`passgate`
     /// passes its built-in list). Empty in a configuration built by hand until the caller sets it.
     public var registry = ProviderRegistry([])
+    /// Every secret the loader resolved, by its key's path: where it came from and its
+    /// fingerprint, never its value (the console's configuration page). Not a section of the file.
+    public var secrets: [SecretSource] = []
 
     public init(
         server: ServerSettings = .init(), log: LogSettings = .init(), state: StateSettings = .init(),

@@ -32,3 +32,26 @@ struct ConsoleSettingsTests {
         #expect(found.first?.message.contains(fragment) == true, "\(found.first?.message ?? "")")
     }
 }
+
+/// `PassgateConfiguration.secrets`: where each secret came from, for the console.
+@Suite("secret sources")
+struct SecretSourceTests {
+    @Test("each resolved secret keeps its source and the first 8 bytes of its SHA-256, never its value")
+    func sources() throws {
+        let yaml = """
+            sandbox: {enabled: true}
+            state: {replayKey: "env:REPLAY"}
+            providers: {cmcc: {baseURLs: ["https://cmcc.invalid"]}}
+            apps:
+              - {appId: "300011111111", provider: cmcc, signMode: md5, secret: "literal-secret-value-1234"}
+            """
+        let replay = String(repeating: "0f", count: 32)
+        let configuration = try ConfigurationLoader.testing(environment: ["REPLAY": replay]).load(yaml: yaml, baseDirectory: "/")
+        let byPath = Dictionary(uniqueKeysWithValues: configuration.secrets.map { ($0.path, $0) })
+        #expect(byPath["state.replayKey"]?.source == "env:REPLAY")
+        #expect(byPath["state.replayKey"]?.fingerprint == SecretSource.fingerprint(of: Array(replay.utf8)))
+        #expect(byPath["apps[0].secret"]?.source == "literal (sandbox)")
+        #expect(byPath["apps[0].secret"]?.fingerprint.count == 16)
+        #expect(!"\(configuration.secrets)".contains("literal-secret-value") && !"\(configuration.secrets)".contains(replay))
+    }
+}

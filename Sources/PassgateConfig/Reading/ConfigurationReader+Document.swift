@@ -32,6 +32,7 @@ extension ConfigurationReader {
         configuration.sandbox = sandbox
         configuration.audit = readAudit(document["audit"])
         checkListeners(configuration)
+        configuration.secrets = secretSources
         return problems.isEmpty ? configuration : nil
     }
 

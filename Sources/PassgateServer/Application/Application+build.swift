@@ -63,12 +63,11 @@ func buildAdminRouter(
         authenticator: admin.authenticator,
         authFailures: AuthFailureLimiter(perMinute: console.authFailuresPerMinute, clock: console.clock),
         sessions: ConsoleSessions(settings: console.settings, clock: console.clock), readiness: readiness, gateway: console.gateway,
+        reloader: reloader, clock: console.clock,
         forcesSecureCookie: console.settings.consoleSecureCookie)
     let consoleRoutes = controller.routes
     // The usage and integration check pages, behind the shell's session gate and headers.
-    if let checks {
-        consoleRoutes.addRoutes(ConsoleCheckController(console: controller, reloader: reloader, clock: console.clock, dependencies: checks).routes)
-    }
+    if let checks { consoleRoutes.addRoutes(ConsoleCheckController(console: controller, dependencies: checks).routes) }
     router.addRoutes(consoleRoutes, atPath: "/console")
     return router
 }

@@ -19,7 +19,7 @@ struct ConsoleCheckDependencies: Sendable {
 /// (`/console/check`) pages, added to the console's routes behind its session gate (which
 /// refuses a POST without the session's CSRF token before it gets here) and its headers.
 struct ConsoleCheckController {
-    /// The shell: its layout and the session's CSRF token.
+    /// The shell: its layout, the session's CSRF token, the reloader and the clock.
     let console: ConsoleController
     /// The configuration served now (the reloader's).
     let configuration: @Sendable () async -> PassgateConfiguration
@@ -27,11 +27,12 @@ struct ConsoleCheckController {
     let usage: UsageView
     let auditEnabled: Bool
 
-    init(console: ConsoleController, reloader: ConfigurationReloader, clock: any PassgateClock, dependencies: ConsoleCheckDependencies) {
+    init(console: ConsoleController, dependencies: ConsoleCheckDependencies) {
         self.console = console
-        configuration = { await reloader.runningConfiguration }
+        let reloader = console.reloader
+        configuration = { await reloader.inEffect.configuration }
         check = IntegrationCheck(tokenExchange: dependencies.exchange, logger: dependencies.logger)
-        usage = UsageView(audit: dependencies.audit, clock: clock)
+        usage = UsageView(audit: dependencies.audit, clock: console.clock)
         auditEnabled = dependencies.audit.enabled
     }
 

@@ -11,6 +11,7 @@ struct ConsoleController {
     /// The pages, in navigation order.
     static let layout = ConsoleLayout(navigation: [
         .init(title: "Overview", path: "/console"),
+        .init(title: "Configuration", path: ConfigurationPage.path),
     ])
 
     let authenticator: ClientAuthenticator
@@ -19,6 +20,10 @@ struct ConsoleController {
     let readiness: Readiness
     /// The carrier calls' gateway: the overview's traffic, circuits and call caps.
     let gateway: ProviderGateway
+    /// The admin API's reloader: the configuration in effect, and the reload button.
+    let reloader: ConfigurationReloader
+    /// Certificate expiry is counted from its wall time.
+    let clock: any PassgateClock
     /// Marks the cookie `Secure` even without `X-Forwarded-Proto: https` (`admin.consoleSecureCookie`).
     let forcesSecureCookie: Bool
 
@@ -43,6 +48,8 @@ struct ConsoleController {
             return response
         }
         routes.get("") { request, _ in try await overview(request) }
+        routes.get("configuration") { request, _ in try await configuration(request) }
+        routes.post("configuration/reload") { request, context in try await reload(request, context: context) }
         return routes
     }
 
@@ -97,4 +104,5 @@ struct ConsoleController {
 /// The console's routes, as `METHOD /path`, for `passgateAdminRoutes` and the contract test.
 let passgateConsoleRoutes: [String] = [
     "GET /console", "GET /console/sign-in", "POST /console/sign-in", "POST /console/sign-out", "GET /console/assets/console.css",
+    "GET /console/configuration", "POST /console/configuration/reload",
 ]

@@ -43,10 +43,6 @@ actor ConfigurationReloader {
         self.didApply = didApply
     }
 
-    /// The configuration served now: the last applied apps and clients, the rest as started
-    /// (the console's integration check signs with it).
-    var runningConfiguration: PassgateConfiguration { running }
-
     /// Reloads; throws `config_invalid` (listing every problem) when the new configuration is rejected.
     func reload(trigger: String) throws(PassgateError) -> ReloadReport {
         var next: PassgateConfiguration
@@ -80,6 +76,8 @@ actor ConfigurationReloader {
         // being reported until the process restarts.
         running.apps = next.apps
         running.clients = next.clients
+        // The apps' secrets are now the new file's; the other sections' keep serving until a restart.
+        running.secrets = running.secrets.filter { !$0.path.hasPrefix("apps[") } + next.secrets.filter { $0.path.hasPrefix("apps[") }
         running.server.maxBodyBytes = next.server.maxBodyBytes
         didApply(running)
         logger.notice("configuration reloaded", metadata: [
@@ -88,6 +86,10 @@ actor ConfigurationReloader {
         ])
         return ReloadReport(generation: generation, applied: report.applied, restartRequired: report.restartRequired)
     }
+
+    /// The configuration in effect: what started, with every applied reload's sections (the
+    /// console's configuration page), and the generation serving.
+    var inEffect: (configuration: PassgateConfiguration, generation: Int) { (running, generation) }
 
     /// Sorts every changed section into applied or restart-only. Every stored section of
     /// `PassgateConfiguration` is named here: one that is neither would change in the file and be
