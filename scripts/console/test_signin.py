@@ -67,6 +67,21 @@ class SignInTests(unittest.TestCase):
         status, _, _ = harness.raw_request(console.admin_url + "/console", cookie=cookie)
         self.assertEqual(status, 200)
 
+    def test_5_failed_sign_ins_are_limited_per_address_but_the_right_key_still_works(self):
+        # server.authFailuresPerMinute (60 by default) failures a minute from one address, then 429.
+        for attempt in range(1, 200):
+            status, headers, body = harness.raw_request(console.admin_url + "/console/sign-in", method="POST", form={"key": "wrong"})
+            if status == 429:
+                break
+            self.assertEqual(status, 401)
+        self.assertEqual(status, 429, "no limit after %d failed sign-ins" % attempt)
+        self.assertGreater(attempt, 10)
+        self.assertGreaterEqual(int(headers["Retry-After"]), 1)
+        self.assertIn("Too many requests", body)
+        console.sign_out()
+        console.sign_in()
+        self.assertEqual(console.driver.find_element(By.TAG_NAME, "h1").text, "Overview")
+
 
 if __name__ == "__main__":
     unittest.main()
