@@ -54,6 +54,17 @@ class OverviewTests(unittest.TestCase):
         console.assert_clean(self)
         console.screenshot("overview")
 
+    def test_keyboard_reaches_the_content_first(self):
+        from selenium.webdriver.common.keys import Keys
+        console.sign_in()
+        console.get("/console")
+        console.driver.find_element(By.TAG_NAME, "body").send_keys(Keys.TAB)
+        focused = console.driver.switch_to.active_element
+        self.assertEqual(focused.text, "Skip to content")
+        self.assertEqual(focused.get_attribute("href"), console.admin_url + "/console#main")
+        focused.send_keys(Keys.TAB)
+        self.assertEqual(console.driver.switch_to.active_element.text, "Overview", "then the navigation")
+
     def test_usable_on_a_phone(self):
         console.sign_in()
         size = console.driver.get_window_size()
