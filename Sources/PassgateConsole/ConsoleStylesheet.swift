@@ -26,7 +26,7 @@ public enum ConsoleStylesheet {
         caption { text-align: left; font-weight: 600; padding: 4px 0; }
         th, td { border: 1px solid var(--line); padding: 4px 8px; text-align: left; vertical-align: top; }
         td.number { text-align: right; font-variant-numeric: tabular-nums; }
-        code, .mono { font-family: ui-monospace, monospace; font-size: 0.9em; overflow-wrap: anywhere; }
+        code, .mono { font-family: ui-monospace, monospace; font-size: 0.9em; overflow-wrap: break-word; }
         .status-good { color: var(--good); } .status-bad { color: var(--bad); font-weight: 600; } .status-warn { color: var(--warn); font-weight: 600; }
         .muted { color: var(--muted); }
         .notice { border: 1px solid var(--line); border-left: 6px solid var(--accent); padding: 8px 12px; margin: 12px 0; }

@@ -48,9 +48,6 @@ final class ConsoleSessions: Sendable {
         _ = machine.withLock { $0.signOut(key: key) }
     }
 
-    /// Sessions held now.
-    var count: Int { machine.withLock { $0.count } }
-
     /// Whether a form's `csrf` field is `session`'s token, compared in constant time.
     static func csrfMatches(_ session: ConsoleSessionStateMachine.Session, _ given: String?) -> Bool {
         guard let given else { return false }

@@ -81,6 +81,18 @@ struct ConsoleShellTests {
         }
     }
 
+    @Test("every state-changing console route refuses a POST without a session, or without the session's CSRF token",
+          arguments: passgateConsoleRoutes.filter { $0.hasPrefix("POST ") && $0 != "POST /console/sign-in" })
+    func everyPostRouteIsGated(route: String) async throws {
+        let path = String(route.dropFirst("POST ".count))
+        try await ConsoleHarness.with { console in
+            #expect(try await console.postForm(path, ["csrf": "x"]).status == .forbidden, "no session")
+            let session = try await console.signIn()
+            #expect(try await console.postForm(path, [:], cookie: session.cookie).status == .forbidden, "no CSRF token")
+            #expect(try await console.postForm(path, ["csrf": String(repeating: "0", count: 64)], cookie: session.cookie).status == .forbidden)
+        }
+    }
+
     @Test("a session ends after admin.consoleIdleMinutes without a request, and after consoleSessionMinutes however active")
     func expiryOnManualClock() async throws {
         var configuration = try ConsoleHarness.configuration()
