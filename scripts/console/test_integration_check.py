@@ -2,17 +2,13 @@
 sandbox, the forced 103101 explained, bad input named, and no token or number in the DOM.
 
 Run by scripts/console-check (one `passgate serve`, one headless Chromium; harness.py)."""
-import json
 import unittest
-import urllib.error
-import urllib.parse
-import urllib.request
 
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support import expected_conditions
 from selenium.webdriver.support.ui import Select, WebDriverWait
 
-from harness import console
+from harness import console, raw_request
 
 MD5_APP = "300011111111"
 PHONE = "13800138000"
@@ -21,14 +17,6 @@ PHONE = "13800138000"
 def mask(token):
     """The page's mask of a token: its first and last four characters and its length."""
     return f"{token[:4]}…{token[-4:]} ({len(token)} chars)"
-
-
-def sandbox_faults(body):
-    """PUT /sandbox/faults on the embedded sandbox (docs/sandbox.md)."""
-    request = urllib.request.Request(console.sandbox_url + "/sandbox/faults", data=json.dumps(body).encode(), method="PUT",
-                                     headers={"Content-Type": "application/json"})
-    with urllib.request.urlopen(request, timeout=10) as response:
-        return response.status
 
 
 class IntegrationCheckTest(unittest.TestCase):
@@ -84,11 +72,11 @@ class IntegrationCheckTest(unittest.TestCase):
 
     def test_why_103101(self):
         token = console.mint_token(MD5_APP, PHONE)
-        self.assertEqual(sandbox_faults({"resultCode": "103101", "provider": "cmcc"}), 204)
+        self.assertEqual(console.sandbox_faults({"resultCode": "103101", "provider": "cmcc"}), 204)
         try:
             text = self.submit(MD5_APP, token, "exchange")
         finally:
-            sandbox_faults({"resultCode": "", "provider": "cmcc"})
+            console.sandbox_faults({"resultCode": "", "provider": "cmcc"})
         table = console.driver.find_element(By.ID, "error-explained").text
         self.assertIn("103101", table)
         self.assertIn("signature_rejected", table)
@@ -110,15 +98,11 @@ class IntegrationCheckTest(unittest.TestCase):
         console.assert_clean(self)
 
     def test_a_post_without_the_csrf_token_is_refused(self):
-        cookies = "; ".join(f"{c['name']}={c['value']}" for c in console.driver.get_cookies())
-        body = urllib.parse.urlencode({"appId": MD5_APP, "token": "tok", "mode": "explain"}).encode()
-        for headers in ({"Cookie": cookies}, {}):
-            request = urllib.request.Request(console.admin_url + "/console/check", data=body, method="POST",
-                                             headers={"Content-Type": "application/x-www-form-urlencoded", **headers})
-            with self.assertRaises(urllib.error.HTTPError) as refused:
-                urllib.request.urlopen(request, timeout=10)
-            self.assertIn(refused.exception.code, (401, 403), headers.keys())
-
+        cookie = "; ".join(f"{c['name']}={c['value']}" for c in console.driver.get_cookies())
+        form = {"appId": MD5_APP, "token": "tok", "mode": "explain"}
+        for with_session in (True, False):
+            status, _, body = raw_request(console.admin_url + "/console/check", "POST", form, cookie if with_session else None)
+            self.assertEqual(status, 403, (with_session, body[:200]))
 
 if __name__ == "__main__":
     unittest.main()

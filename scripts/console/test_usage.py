@@ -7,11 +7,10 @@ import csv
 import io
 import time
 import unittest
-import urllib.request
 
 from selenium.webdriver.common.by import By
 
-from harness import console
+from harness import console, raw_request
 
 APPS = ("300011111111", "jg-demo")
 
@@ -66,14 +65,15 @@ class UsageTest(unittest.TestCase):
     def test_csv_download(self):
         console.get("/console/usage")
         link = console.driver.find_element(By.ID, "usage-csv").get_attribute("href")
-        request = urllib.request.Request(link, headers={"Cookie": cookie_header()})
-        with urllib.request.urlopen(request, timeout=10) as response:
-            self.assertIn("attachment", response.headers["Content-Disposition"])
-            self.assertTrue(response.headers["Content-Type"].startswith("text/csv"))
-            rows = list(csv.reader(io.StringIO(response.read().decode())))
+        status, headers, body = raw_request(link, cookie=cookie_header())
+        self.assertEqual(status, 200, body[:200])
+        self.assertIn("attachment", headers["Content-Disposition"])
+        self.assertTrue(headers["Content-Type"].startswith("text/csv"))
+        rows = list(csv.reader(io.StringIO(body)))
         self.assertEqual(rows[0], ["day", "appId", "provider", "operation", "calls", "billable", "nonBillable"])
         self.assertLessEqual(set(APPS), {row[1] for row in rows[1:]})
-
+        for value in console.secrets_and_tokens():
+            self.assertNotIn(value, body)
 
 if __name__ == "__main__":
     unittest.main()

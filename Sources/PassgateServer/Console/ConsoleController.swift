@@ -12,6 +12,7 @@ struct ConsoleController {
     static let layout = ConsoleLayout(navigation: [
         .init(title: "Overview", path: "/console"),
         .init(title: "Configuration", path: ConfigurationPage.path),
+        .init(title: "Usage", path: UsagePage.path), .init(title: "Integration check", path: IntegrationCheckPage.path),
     ])
 
     let authenticator: ClientAuthenticator

@@ -40,7 +40,7 @@ struct IntegrationCheckPage {
             let label = option == .explain ? "Explain: sign the request and show it; nothing is sent" : "Exchange: send it to the provider"
             return "<label><input type=\"radio\" id=\"mode-\(option.rawValue)\" name=\"mode\" value=\"\(option.rawValue)\"\(checked)> \(label)</label>\n"
         }
-        return ConsoleLayout.form(action: Self.path, csrf: csrf, label: "Integration check", content: """
+        let form = ConsoleLayout.form(action: Self.path, csrf: csrf, label: "Check a token", content: """
             <label for="appId">App</label>
             <select id="appId" name="appId" required>\(options)</select>
             <label for="token">Token</label>
@@ -56,6 +56,7 @@ struct IntegrationCheckPage {
             each token once, and the call is billed and audited like any other (as client <code>console</code>).</p>
             <button id="check-submit" type="submit">Check</button>
             """)
+        return "<h2 id=\"form-heading\">Check a token</h2>\n\(form)"
     }
 
     /// The fields each provider reads, so the form says what to paste.
