@@ -261,6 +261,14 @@ let package = Package(
             ],
             swiftSettings: swiftSettings
         ),
+        // MARK: Layer 3, parts: the operator console's pages
+        // The console's pure parts (HTML writer, layout, pages, session state machine), without
+        // an HTTP server; PassgateServer serves them on the admin listener.
+        .target(
+            name: "PassgateConsole",
+            dependencies: ["PassgateCore"],
+            swiftSettings: swiftSettings
+        ),
         // MARK: Layer 5, hosts: the HTTP service
         .target(
             name: "PassgateServer",
@@ -273,6 +281,7 @@ let package = Package(
                 "PassgateConfig",
                 "PassgateState",
                 "PassgateAudit",
+                "PassgateConsole",
                 "DedicatedThreads",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
@@ -474,13 +483,18 @@ let package = Package(
                 "ProviderMobTech",
                 "ProviderUmeng",
                 "PassgateServer", "PassgateConfig", "PassgateState", "CarrierSandbox", "PassgateCore", "CurlTransport", "OpenSSLCrypto",
-                "PassgateTestSupport", "PassgateLiveTestSupport",
+                "PassgateTestSupport", "PassgateLiveTestSupport", "PassgateConsole",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Yams", package: "Yams"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOEmbedded", package: "swift-nio"),
             ],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "PassgateConsoleTests",
+            dependencies: ["PassgateConsole", "PassgateCore"],
             swiftSettings: swiftSettings
         ),
         .testTarget(

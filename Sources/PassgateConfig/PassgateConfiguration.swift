@@ -25,6 +25,9 @@ public struct PassgateConfiguration: Sendable {
     /// The providers apps may use, by id: the registry the loader's caller gave it (`passgate`
     /// passes its built-in list). Empty in a configuration built by hand until the caller sets it.
     public var registry = ProviderRegistry([])
+    /// Every secret the loader resolved, by its key's path: where it came from and its
+    /// fingerprint, never its value (the console's configuration page). Not a section of the file.
+    public var secrets: [SecretSource] = []
 
     public init(
         server: ServerSettings = .init(), log: LogSettings = .init(), state: StateSettings = .init(),
@@ -89,6 +92,15 @@ public struct AdminSettings: Sendable, Equatable {
     public var port = 8081
     /// SHA-256 of the admin key; `nil` leaves the admin listener off (SIGHUP still reloads).
     public var apiKeySHA256: [UInt8]?
+    /// A console session (`/console`) ends after this many minutes without a request.
+    public var consoleIdleMinutes = 30
+    /// A console session ends this many minutes after sign-in, however active (the cookie's Max-Age).
+    public var consoleSessionMinutes = 480
+    /// Console sessions held at once; a sign-in beyond it ends the one idle longest.
+    public var consoleMaxSessions = 20
+    /// Marks the session cookie `Secure` on every answer, for a TLS front that does not send
+    /// `X-Forwarded-Proto: https` (with it, the cookie is `Secure` anyway).
+    public var consoleSecureCookie = false
 
     public var isEnabled: Bool { apiKeySHA256 != nil }
 

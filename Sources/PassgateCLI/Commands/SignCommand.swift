@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import PassgateConfig
 
 /// `passgate sign`: the signed request Passgate would send for a configured app, whatever its
 /// provider (``SignHost``), printed with the provider's explanation or as JSON.

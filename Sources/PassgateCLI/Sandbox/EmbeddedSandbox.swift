@@ -81,16 +81,4 @@ extension PassgateConfiguration {
         sandbox.apps = apps.compactMap { registry[$0.provider]?.emulator?.emulatedApp($0.settings) }
         return sandbox
     }
-
-    /// Points every provider the sandbox emulates at it, keeping their timeouts.
-    public mutating func pointProvidersAtSandbox(port: Int) {
-        let host = sandbox.host.contains(":") ? "[\(sandbox.host)]" : sandbox.host
-        for id in registry.emulators.map(\.providerID) {
-            var provider = providers[id] ?? ProviderSettings(id: id, baseURLs: [])
-            provider.baseURLs = ["http://\(host):\(port)"]
-            // The sandbox serves every product on its one port.
-            provider.verifyBaseURLs = []
-            providers[id] = provider
-        }
-    }
 }

@@ -33,6 +33,7 @@ extension ConfigurationReader {
         configuration.audit = readAudit(document["audit"])
         configuration.tracing = readTracing(document["tracing"])
         checkListeners(configuration)
+        configuration.secrets = secretSources
         return problems.isEmpty ? configuration : nil
     }
 

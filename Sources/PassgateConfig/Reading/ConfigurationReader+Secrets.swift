@@ -28,7 +28,10 @@ extension ConfigurationReader {
         var reference = SecretReference(parsing: text)
         if case .file(let path) = reference, !path.isEmpty { reference = .file(absolutePath(path)) }
         let label = if case .literal = reference { field.origin } else { "\(field.origin) (\(reference))" }
-        let resolved = { (value: ResolvedSecret.Value) in ResolvedSecret(label: label, path: field.path, value: value) }
+        let resolved = { (value: ResolvedSecret.Value) in
+            if case .text(let text) = value { self.recordSource(field, reference, fingerprint: SecretSource.fingerprint(of: Array(text.utf8))) }
+            return ResolvedSecret(label: label, path: field.path, value: value)
+        }
 
         switch reference {
         case .literal(let value):
@@ -116,6 +119,7 @@ extension ConfigurationReader {
             sandboxKeys[name] = result
             switch result {
             case .success(let key):
+                recordSource(field, .sandbox(name), fingerprint: SecretSource.fingerprint(of: (try? key.publicKey.der()) ?? []))
                 return key
             case .failure(let error):
                 report(secret.path, "\(secret.label): \(error.description)")
@@ -140,6 +144,17 @@ extension ConfigurationReader {
                 + "generate one with: openssl rand -hex 32"
         )
         return nil
+    }
+
+    /// Notes where the secret at `field` came from (`PassgateConfiguration.secrets`); a key read
+    /// twice (an app's key shared) is noted once.
+    func recordSource(_ field: Field, _ reference: SecretReference, fingerprint: String) {
+        let source = switch reference {
+        case .literal: field.fromEnvironment ? "literal (environment override)" : "literal (sandbox)"
+        default: reference.description
+        }
+        secretSources.removeAll { $0.path == field.path }
+        secretSources.append(SecretSource(path: field.path, source: source, fingerprint: fingerprint))
     }
 
     static func isEnvironmentName(_ name: String) -> Bool {

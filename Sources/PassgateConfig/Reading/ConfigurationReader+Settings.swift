@@ -128,11 +128,26 @@ extension ConfigurationReader {
 
     /// `admin:` - the loopback-only listener for `POST /admin/reload`; off without a key hash.
     func readAdmin(_ node: Node?) -> AdminSettings {
-        let section = mapping(node, path: "admin", keys: ["host", "port", "apiKeySHA256"], overridePrefix: Self.overridePrefix("admin"))
+        let keys = ["host", "port", "apiKeySHA256", "consoleIdleMinutes", "consoleSessionMinutes", "consoleMaxSessions", "consoleSecureCookie"]
+        let section = mapping(node, path: "admin", keys: keys, overridePrefix: Self.overridePrefix("admin"))
         var settings = AdminSettings()
         if let host = name("host", in: section, what: "the address the admin listener binds, normally 127.0.0.1") { settings.host = host }
         if let port = int("port", in: section, 0...65535, note: " (0 picks a free port)") { settings.port = port }
         if section["apiKeySHA256"] != nil { settings.apiKeySHA256 = readKeyHash(section) }
+        if let minutes = int("consoleIdleMinutes", in: section, 1...1_440, note: " (a console session ends after this long without a request)") {
+            settings.consoleIdleMinutes = minutes
+        }
+        let sessionNote = " (a console session ends this long after sign-in, however active)"
+        if let minutes = int("consoleSessionMinutes", in: section, 5...10_080, note: sessionNote), let field = field("consoleSessionMinutes", in: section) {
+            if minutes >= settings.consoleIdleMinutes {
+                settings.consoleSessionMinutes = minutes
+            } else {
+                report(field.path, "\(field.origin) is \(minutes), shorter than admin.consoleIdleMinutes (\(settings.consoleIdleMinutes)): "
+                    + "a session's whole life cannot be shorter than its idle limit")
+            }
+        }
+        if let count = int("consoleMaxSessions", in: section, 1...1_000, note: " (console sessions held at once)") { settings.consoleMaxSessions = count }
+        if let secure = bool("consoleSecureCookie", in: section) { settings.consoleSecureCookie = secure }
         return settings
     }
 

@@ -15,6 +15,8 @@ final class ConfigurationReader {
     var sandbox = SandboxSettings()
     /// `sandbox:NAME` keys already loaded in this pass (several apps may share one).
     var sandboxKeys: [String: Result<RSAPrivateKey, SandboxKeyError>] = [:]
+    /// Where each resolved secret came from, in reading order (`PassgateConfiguration.secrets`).
+    var secretSources: [SecretSource] = []
 
     /// The providers this load knows; each reads its own apps.
     let registry: ProviderRegistry

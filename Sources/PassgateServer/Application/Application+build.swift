@@ -39,13 +39,39 @@ func buildMetricsRouter(registry: PrometheusCollectorRegistry, metrics: Passgate
     return router
 }
 
-/// The admin listener's router: the same envelope, ids and access log; reload and readiness details.
+/// What the admin listener's console reads, beyond what the admin API does.
+struct ConsoleDependencies: Sendable {
+    /// `admin.console*`: session limits, the `Secure` cookie setting.
+    var settings: AdminSettings
+    /// Every time the console reads: session expiry, the failure limiter's refill.
+    var clock: any PassgateClock = SystemClock()
+    /// Failed sign-ins per minute per source address (`server.authFailuresPerMinute`).
+    var authFailuresPerMinute: Int
+    /// The carrier calls' gateway: its traffic window, circuits and call caps (the overview).
+    var gateway: ProviderGateway
+}
+
+/// The admin listener's router: the same envelope, ids and access log; reload and readiness
+/// details; the console under `/console`.
 func buildAdminRouter(
-    reloader: ConfigurationReloader, readiness: Readiness, keyHash: [UInt8], metrics: PassgateMetrics, logger: Logger
+    reloader: ConfigurationReloader, readiness: Readiness, keyHash: [UInt8], metrics: PassgateMetrics, console: ConsoleDependencies,
+    checks: ConsoleCheckDependencies? = nil, logger: Logger
 ) -> Router<PassgateRequestContext> {
     let router = Router(context: PassgateRequestContext.self)
-    router.add(middleware: RequestLifecycleMiddleware(logger: logger, metrics: metrics, allowed: AllowedMethods(routes: passgateAdminRoutes)))
-    AdminController(keyHash: keyHash, reloader: reloader, readiness: readiness).register(on: router)
+    router.add(middleware: RequestLifecycleMiddleware(
+        logger: logger, metrics: metrics, allowed: AllowedMethods(routes: passgateAdminRoutes), clock: console.clock))
+    let admin = AdminController(keyHash: keyHash, reloader: reloader, readiness: readiness)
+    admin.register(on: router)
+    let controller = ConsoleController(
+        authenticator: admin.authenticator,
+        authFailures: AuthFailureLimiter(perMinute: console.authFailuresPerMinute, clock: console.clock),
+        sessions: ConsoleSessions(settings: console.settings, clock: console.clock), readiness: readiness, gateway: console.gateway,
+        reloader: reloader, clock: console.clock,
+        forcesSecureCookie: console.settings.consoleSecureCookie)
+    let consoleRoutes = controller.routes
+    // The usage and integration check pages, behind the shell's session gate and headers.
+    if let checks { consoleRoutes.addRoutes(ConsoleCheckController(console: controller, dependencies: checks).routes) }
+    router.addRoutes(consoleRoutes, atPath: "/console")
     return router
 }
 

@@ -18,6 +18,8 @@ extension PassgateRuntime {
     struct API {
         var router: Router<PassgateRequestContext>
         var gateway: ProviderGateway
+        /// The one-time-token exchange the routes use (the console's integration check uses it too).
+        var exchange: OneTimeTokenExchange
         var live: LiveSettings
         var readiness: Readiness
     }
@@ -41,7 +43,7 @@ extension PassgateRuntime {
         let live = LiveSettings(RequestSettings(configuration: configuration, generation: 1, clock: clock))
         let router = buildRouter(ApplicationDependencies(
             live: live, exchange: exchange, metrics: metrics, readiness: readiness, logger: logger, clock: clock, tracer: tracer))
-        return API(router: router, gateway: gateway, live: live, readiness: readiness)
+        return API(router: router, gateway: gateway, exchange: exchange, live: live, readiness: readiness)
     }
 
     /// The API listener's application as `run` serves it, with `transport` in place of libcurl,

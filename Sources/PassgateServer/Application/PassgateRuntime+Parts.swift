@@ -63,13 +63,19 @@ extension PassgateRuntime {
 
     /// The admin listener, when an admin key is configured.
     func makeAdminApplication(
-        reloader: ConfigurationReloader, readiness: Readiness, metrics: PassgateMetrics, ports: ListenerPorts, eventLoops: any EventLoopGroup, logger: Logger
+        reloader: ConfigurationReloader, readiness: Readiness, gateway: ProviderGateway, exchange: OneTimeTokenExchange, metrics: PassgateMetrics,
+        ports: ListenerPorts, eventLoops: any EventLoopGroup, logger: Logger
     ) -> (any Service)? {
         let admin = configuration.admin
         guard let keyHash = admin.apiKeySHA256 else { return nil }
         let adminLogger = Self.listenerLogger(logger, "admin")
         return Self.operationsListener(
-            "admin", router: buildAdminRouter(reloader: reloader, readiness: readiness, keyHash: keyHash, metrics: metrics, logger: adminLogger),
+            "admin", router: buildAdminRouter(
+                reloader: reloader, readiness: readiness, keyHash: keyHash, metrics: metrics,
+                console: ConsoleDependencies(
+                    settings: admin, clock: clock, authFailuresPerMinute: configuration.server.authFailuresPerMinute, gateway: gateway),
+                checks: ConsoleCheckDependencies(exchange: exchange, audit: configuration.audit, logger: adminLogger),
+                logger: adminLogger),
             host: admin.host, port: admin.port, limits: configuration.server.operationsConnectionLimits,
             limitReached: metrics.frontDoor(listener: "admin"), eventLoops: eventLoops,
             logger: adminLogger, ready: ports.admin)

@@ -150,7 +150,10 @@ public struct PassgateRuntime: Sendable {
             })
         services.append(.init(service: BindReportingListener(
             base: app, listener: "api", host: server.host, port: server.port, section: "server", logger: logger)))
-        if let admin = makeAdminApplication(reloader: reloader, readiness: readiness, metrics: metrics, ports: ports, eventLoops: eventLoops, logger: logger) {
+        if let admin = makeAdminApplication(
+            reloader: reloader, readiness: readiness, gateway: api.gateway, exchange: api.exchange, metrics: metrics, ports: ports,
+            eventLoops: eventLoops, logger: logger)
+        {
             services.append(.init(service: BindReportingListener(
                 base: admin, listener: "admin", host: configuration.admin.host, port: configuration.admin.port, section: "admin", logger: logger)))
         }

@@ -16,6 +16,12 @@ struct ClientAuthenticator: Sendable {
             throw PassgateError(.unauthenticated, .request(field: "Authorization", problem: "not a bearer token"),
                                 message: "The Authorization header must be 'Bearer <api key>'.")
         }
+        return try authenticate(key: key)
+    }
+
+    /// The client whose key is `key` (its SHA-256 compared with every client's): the console's
+    /// sign-in form gives the admin key without an `Authorization` header.
+    func authenticate(key: [UInt8]) throws(PassgateError) -> ClientSettings {
         let digest = (try? Digest.sha256(key)) ?? []
         // Compare against every client without stopping early, so timing says nothing about which matched.
         var match: ClientSettings?

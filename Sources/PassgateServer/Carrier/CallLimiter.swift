@@ -38,6 +38,8 @@ final class CallLimiter: Sendable {
     }
 
     let maxWait: Duration
+    /// Calls in flight at most.
+    let limit: Int
     /// Where the waiters' time limits run.
     private let timers: any EventLoopGroup
     // `Mutex`: every critical section is one state-machine event and a dictionary operation.
@@ -52,6 +54,7 @@ final class CallLimiter: Sendable {
         waitingChanged: @escaping @Sendable (Int) -> Void = { _ in }
     ) {
         self.maxWait = maxWait
+        self.limit = max(0, limit)
         self.timers = timers
         self.waitingChanged = waitingChanged
         state = Mutex(State(machine: CallLimiterStateMachine(limit: limit)))
@@ -59,6 +62,11 @@ final class CallLimiter: Sendable {
 
     /// Callers waiting for a slot now.
     var waiting: Int { state.withLock { $0.machine.waitingCount } }
+
+    /// Calls in flight and callers waiting now, for the console (the cap is `limit`).
+    var use: (inFlight: Int, waiting: Int) {
+        state.withLock { (limit - $0.machine.available, $0.machine.waitingCount) }
+    }
 
     /// Takes a slot, waiting at most `maxWait` for one; after `.granted`, call `release()` once
     /// the call is over.

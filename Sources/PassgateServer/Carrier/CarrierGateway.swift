@@ -35,6 +35,8 @@ struct ProviderGateway: CarrierGateway {
     let lanes: [String: Lane]
     /// A span per provider attempt and per audit write; `nil` with tracing off.
     let tracer: PassgateTracer?
+    /// The last hour of calls, for the console's overview.
+    let traffic: ConsoleTraffic
 
     init(
         registry: ProviderRegistry, providers: [String: ProviderSettings], transport: any CarrierTransport, clock: any PassgateClock = SystemClock(),
@@ -42,6 +44,7 @@ struct ProviderGateway: CarrierGateway {
         timers: any EventLoopGroup = MultiThreadedEventLoopGroup.singleton, tracer: PassgateTracer? = nil
     ) {
         self.tracer = tracer
+        traffic = ConsoleTraffic(clock: clock)
         self.registry = registry
         self.transport = transport
         self.clock = clock
@@ -58,6 +61,7 @@ struct ProviderGateway: CarrierGateway {
         } catch {
             return CarrierExchange(call: nil, result: .failure(error))
         }
+        let transport = transport.capturingWhenAsked()
         return await withFailover(app: app, operation: .phoneNumber, logger: logger) { endpoint in
             let exchange = await prepared.send(to: endpoint, via: transport, clock: clock)
             return (exchange, (try? exchange.result.get())?.maskedPhoneNumber)
@@ -71,6 +75,7 @@ struct ProviderGateway: CarrierGateway {
         } catch {
             return CarrierExchange(call: nil, result: .failure(error))
         }
+        let transport = transport.capturingWhenAsked()
         return await withFailover(app: app, operation: .verify, logger: logger) { endpoint in
             (await prepared.send(to: endpoint, via: transport, clock: clock), MSISDN.mask(phoneNumber))
         }
@@ -117,7 +122,8 @@ struct ProviderGateway: CarrierGateway {
             limiter.release()
             let open = breaker.record(index, failure: Self.isCarrierSideFailure(exchange))
             route.circuitGauges[index].record(open ? 1 : 0)
-            record(exchange.call, lane: lane, appId: app.appId, masked: masked, logger: logger)
+            let failure: PassgateError? = if case .failure(let error) = exchange.result { error } else { nil }
+            record(exchange.call, failure: failure, lane: lane, appId: app.appId, masked: masked, logger: logger)
             last = exchange
             guard case .failure(let error) = exchange.result, case .transport(let failure) = error.reason,
                 !failure.kind.mayHaveBeenDelivered, index + 1 < route.endpoints.count
@@ -172,7 +178,8 @@ struct ProviderGateway: CarrierGateway {
     var openCircuits: [String] { lanes.values.flatMap(\.openURLs).sorted() }
 
     /// One line per carrier call: what billing reconciliation and on-call need, no token, masked number;
-    /// and one audit record (no number at all). The request's id and client come from the logger
+    /// one audit record (no number at all); and the console's count of it (`failure`: what the
+    /// caller was told, for the overview's meaning of each code). The request's id and client come from the logger
     /// the controller made for this request.
     ///
     /// The line is at info for every call that did not succeed, and for every call when the audit
@@ -181,13 +188,14 @@ struct ProviderGateway: CarrierGateway {
     /// line per request would cost more CPU than the rest of Passgate's own work on it.
     ///
     /// All three once the request's answer is on the wire (``AfterAnswer``): none of them changes it.
-    private func record(_ call: CarrierCall?, lane: Lane, appId: String, masked: String?, logger: Logger) {
+    private func record(_ call: CarrierCall?, failure: PassgateError?, lane: Lane, appId: String, masked: String?, logger: Logger) {
         guard let call else { return }
-        let audit = audit, level: Logger.Level = call.normalizedCode == "ok" && auditsCalls ? .debug : .info
+        let audit = audit, traffic = traffic, level: Logger.Level = call.normalizedCode == "ok" && auditsCalls ? .debug : .info
         let finished = clock.nowMilliseconds()
         let auditSpan = auditsCalls ? tracer?.startSpan("audit.write") : nil
         AfterAnswer.schedule {
             lane.series(call.operation).record(call)
+            traffic.record(call, appId: appId, failure: failure)
             audit.record(AuditRecord(
                 timeMilliseconds: finished, requestId: logger[metadataKey: "requestId"]?.description ?? "-", client: logger[metadataKey: "client"]?.description ?? "-",
                 appId: appId, call: call, traceId: logger[metadataKey: "traceId"]?.description

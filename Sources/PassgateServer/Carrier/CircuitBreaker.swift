@@ -47,6 +47,19 @@ final class CircuitBreaker: Sendable {
     /// Whether the URL at `index` has its circuit open or half-open (not taking ordinary traffic).
     func isOpen(_ index: Int) -> Bool { machines.withLock { !$0[index].isClosed } }
 
+    /// Each URL's circuit as a word (`closed`, `open`, `half-open`), in order, for the console.
+    var states: [(url: String, state: String)] {
+        machines.withLock { machines in
+            zip(urls, machines).map { url, machine in
+                switch machine.state {
+                case .closed: (url, "closed")
+                case .open: (url, "open")
+                case .halfOpen: (url, "half-open")
+                }
+            }
+        }
+    }
+
     /// URLs whose circuit is not closed, for `/readyz` details.
     var openURLs: [String] {
         machines.withLock { machines in machines.indices.filter { !machines[$0].isClosed }.map { urls[$0] } }.sorted()

@@ -33,4 +33,4 @@ struct AdminController {
 }
 
 /// The admin routes, for the OpenAPI contract test (served on `admin.port`, not `server.port`).
-public let passgateAdminRoutes: [String] = ["POST /admin/reload", "GET /admin/readyz"]
+public let passgateAdminRoutes: [String] = ["POST /admin/reload", "GET /admin/readyz"] + passgateConsoleRoutes + passgateConsoleCheckRoutes

@@ -76,6 +76,8 @@ actor ConfigurationReloader {
         // being reported until the process restarts.
         running.apps = next.apps
         running.clients = next.clients
+        // The apps' secrets are now the new file's; the other sections' keep serving until a restart.
+        running.secrets = running.secrets.filter { !$0.path.hasPrefix("apps[") } + next.secrets.filter { $0.path.hasPrefix("apps[") }
         running.server.maxBodyBytes = next.server.maxBodyBytes
         didApply(running)
         logger.notice("configuration reloaded", metadata: [
@@ -84,6 +86,10 @@ actor ConfigurationReloader {
         ])
         return ReloadReport(generation: generation, applied: report.applied, restartRequired: report.restartRequired)
     }
+
+    /// The configuration in effect: what started, with every applied reload's sections (the
+    /// console's configuration page), and the generation serving.
+    var inEffect: (configuration: PassgateConfiguration, generation: Int) { (running, generation) }
 
     /// Sorts every changed section into applied or restart-only. Every stored section of
     /// `PassgateConfiguration` is named here: one that is neither would change in the file and be

@@ -1,6 +1,6 @@
 import PassgateCore
 
-/// One request `passgate sign` prepared, and how it prints: explained text for a person, or one
+/// One request `passgate sign` (or the console's integration check) prepared, and how it prints: explained text for a person, or one
 /// JSON object for a script (`bench/run` sends them to the sandbox as its upstream reference).
 public struct SignedRequest: Sendable {
     public var provider: String
@@ -9,11 +9,12 @@ public struct SignedRequest: Sendable {
     public var call: ExplainedCall
     public var explanation: RequestExplanation
 
-    /// The headers as printed: a credential header's value masked unless `showSecrets`.
-    public func headers(showSecrets: Bool) -> [(name: String, value: String)] {
+    /// The headers as printed: a credential header's value masked unless `showSecrets`, its mask
+    /// followed by `hint` (what shows it; the console has nothing that does).
+    public func headers(showSecrets: Bool, hint: String = "; --show-secrets prints it") -> [(name: String, value: String)] {
         call.request.headers.map { header in
             let secret = !showSecrets && explanation.secretHeaders.contains { ASCIICase.equals($0, header.name) }
-            return (name: header.name, value: secret ? "<redacted: \(header.value.utf8.count) bytes; --show-secrets prints it>" : header.value)
+            return (name: header.name, value: secret ? "<redacted: \(header.value.utf8.count) bytes\(hint)>" : header.value)
         }
     }
 

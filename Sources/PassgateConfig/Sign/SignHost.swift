@@ -1,14 +1,40 @@
-import PassgateConfig
 import PassgateCore
 
-/// What `passgate sign` does for any registered provider: the app's provider prepares the call
+/// What `passgate sign` and the console's integration check do for any registered provider: the app's provider prepares the call
 /// through its production `phoneNumber`/`verify` (so the signature is the one the server sends)
 /// and explains it from its own explain part. Nothing here knows a provider; a test's provider
 /// (`EchoProvider`) goes through the same host.
 public struct SignHost: Sendable {
-    /// A refusal with a message naming the option or setting at fault.
+    /// A refusal: what it is about and the problem, so each front end names its own input
+    /// (`passgate sign` its options, the console its form's fields).
     public struct Refusal: Error, Sendable, CustomStringConvertible {
-        public let description: String
+        /// The input at fault; `app` when it is the configured app itself.
+        public enum Subject: Sendable, Equatable {
+            case appId, provider, phone, providerFields, app
+        }
+
+        public let subject: Subject
+        /// The problem, without the input's name: `300011 is not a configured app (apps: …)`.
+        public let problem: String
+
+        /// The problem after the input's name (`name(subject)`; none when it names nothing).
+        public func message(naming name: (Subject) -> String) -> String {
+            let named = name(subject)
+            return named.isEmpty ? problem : "\(named) \(problem)"
+        }
+
+        /// As `passgate sign` says it: the option's name, then the problem.
+        public var description: String {
+            message { subject in
+                switch subject {
+                case .appId: "--app-id"
+                case .provider: "--provider"
+                case .phone: "--phone"
+                case .providerFields: "--field"
+                case .app: ""
+                }
+            }
+        }
     }
 
     public let configuration: PassgateConfiguration
@@ -21,6 +47,12 @@ public struct SignHost: Sendable {
         self.configuration = configuration
     }
 
+    /// The configuration a running server serves, as it is: its providers already point where
+    /// its calls go (the embedded sandbox's real port, when `sandbox.port` was 0).
+    public init(running configuration: PassgateConfiguration) {
+        self.configuration = configuration
+    }
+
     /// The signed request for `token` (and `phone`, for a verification) of app `appId`, with its
     /// provider's explanation. `provider`, when given, must be the app's. `requestId` is the id sent
     /// to providers that take one of ours; nil: a fresh one, as for a served request. `fields` are
@@ -29,21 +61,21 @@ public struct SignHost: Sendable {
         appId: String, provider: String? = nil, token: String, phone: String?, requestId: String? = nil, fields: [String: String] = [:]
     ) throws(Refusal) -> SignedRequest {
         guard let app = configuration.app(appId) else {
-            throw Refusal(description: "--app-id \(appId) is not a configured app (apps: \(configuration.apps.map(\.appId).joined(separator: ", ")))")
+            throw Refusal(subject: .appId, problem: "\(appId) is not a configured app (apps: \(configuration.apps.map(\.appId).joined(separator: ", ")))")
         }
-        if let provider, provider != app.provider { throw Refusal(description: "--provider \(provider): app \(appId) is a \(app.provider) app") }
+        if let provider, provider != app.provider { throw Refusal(subject: .provider, problem: "\(provider): app \(appId) is a \(app.provider) app") }
         guard let carrier = configuration.registry[app.provider] else {
-            throw Refusal(description: "app \(appId): provider \(app.provider) is not registered (supported: \(configuration.registry.ids.joined(separator: ", ")))")
+            throw Refusal(subject: .app, problem: "app \(appId): provider \(app.provider) is not registered (supported: \(configuration.registry.ids.joined(separator: ", ")))")
         }
         if let phone, !MSISDN.isMainland(phone) {
-            throw Refusal(description: "--phone must be an 11-digit mainland mobile number (1[3-9] + 9 digits), got '\(phone)'")
+            throw Refusal(subject: .phone, problem: "must be an 11-digit mainland mobile number (1[3-9] + 9 digits), got '\(phone)'")
         }
         let providerFields: ProviderFields
         do throws(PassgateError) {
             providerFields = try ProviderFields(checking: fields, against: carrier.providerFields, provider: app.provider)
         } catch {
             // `providerFields.processId: …` becomes `--field processId: …`.
-            throw Refusal(description: "--field " + error.message.dropFirst(ProviderFields.member.count + 1))
+            throw Refusal(subject: .providerFields, problem: String(error.message.dropFirst(ProviderFields.member.count + 1)))
         }
         let context = CallContext(requestId: requestId ?? MessageID.make(), providerFields: providerFields)
         let request: ProviderRequest
@@ -55,7 +87,7 @@ public struct SignHost: Sendable {
             }
         } catch {
             // An app that cannot make this call (verification without its key): the provider's own words.
-            throw Refusal(description: "app \(appId): \(error.message)")
+            throw Refusal(subject: .app, problem: "app \(appId): \(error.message)")
         }
         let call = ExplainedCall(operation: phone == nil ? .phoneNumber : .verify, token: token, phoneNumber: phone, request: request)
         return SignedRequest(
