@@ -27,7 +27,7 @@ class ConfigurationTests(unittest.TestCase):
         self.assertEqual(secrets["apps[1].privateKey"][2], "sandbox:app-rsa")
         self.assertEqual(secrets["admin.apiKeySHA256"][3], "adbc94a84f8aa684", "the first 8 bytes of the configured hash")
         headings = [heading.text for heading in console.driver.find_elements(By.TAG_NAME, "h2")]
-        for section in ("server", "state", "providers.cmcc", "apps[0]", "clients", "audit"):
+        for section in ("server", "state", "providers.cmcc", "apps[0]", "clients", "audit", "tracing"):
             self.assertIn(section, headings)
         console.assert_clean(self)
         console.screenshot("configuration")

@@ -60,6 +60,8 @@ extension ConsoleController {
             .init(title: "log", rows: plainRows(configuration.log)),
             .init(title: "state", rows: configuration.state.redactedFields.map { Row($0.label, $0.value) }),
             .init(title: "audit", rows: plainRows(configuration.audit)),
+            // No secret here: the reader refuses an endpoint with credentials in it.
+            .init(title: "tracing", rows: plainRows(configuration.tracing)),
             .init(title: "sandbox", rows: plainRows(configuration.sandbox)),
         ]
         for provider in configuration.providers.values.sorted(by: { $0.id < $1.id }) {
