@@ -192,7 +192,7 @@ struct ProviderGateway: CarrierGateway {
         guard let call else { return }
         let audit = audit, traffic = traffic, level: Logger.Level = call.normalizedCode == "ok" && auditsCalls ? .debug : .info
         let finished = clock.nowMilliseconds()
-        let auditSpan = auditsCalls ? tracer?.startSpan("audit.write") : nil
+        let auditSpan = auditsCalls ? tracer?.childSpan("audit.write") : nil
         AfterAnswer.schedule {
             lane.series(call.operation).record(call)
             traffic.record(call, appId: appId, failure: failure)

@@ -4,11 +4,10 @@ import Tracing
 
 extension ProviderGateway {
     /// A client span for one attempt at one base URL, a child of the request's span; `nil` with
-    /// tracing off. Named for the provider and operation only: never a token or number.
+    /// tracing off or the request's trace not recorded. Named for the provider and operation
+    /// only: never a token or number.
     func attemptSpan(app: AppSettings, operation: CarrierCall.Operation, host: String, attempt: Int) -> PassgateSpan? {
-        guard let tracer else { return nil }
-        let span = tracer.startSpan("\(app.provider) \(operation.rawValue)", ofKind: .client)
-        guard span.isRecording else { return span }
+        guard let span = tracer?.childSpan("\(app.provider) \(operation.rawValue)", ofKind: .client) else { return nil }
         span.updateAttributes { attributes in
             attributes["passgate.provider"] = app.provider
             attributes["passgate.app_id"] = app.appId

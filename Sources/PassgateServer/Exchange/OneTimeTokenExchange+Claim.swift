@@ -28,7 +28,7 @@ extension OneTimeTokenExchange {
         let owner = MessageID.make()
         let deadline = loop.now + .milliseconds(Int64(timing.inFlightWaitMs))
         var pause = TimeAmount.milliseconds(10)
-        let span = tracer?.startSpan("claim")
+        let span = tracer?.childSpan("claim")
         span?.attributes["passgate.claim.scope"] = "store"
         // Ended at the first answer that is not `held`: the provider call is the claim's sibling.
         func claimed(_ result: String) {

@@ -141,7 +141,7 @@ final class OneTimeTokenExchange: Sendable {
         // A shared store's claim answers with the stored outcome itself: one round trip to Redis
         // for a repeat or a new token alike, instead of a read and then a claim.
         if !store.isShared {
-            let span = tracer?.startSpan("replay_cache.lookup")
+            let span = tracer?.childSpan("replay_cache.lookup")
             defer { span?.end() }
             do {
                 let bytes = try await store.get(key)
@@ -158,7 +158,7 @@ final class OneTimeTokenExchange: Sendable {
             running[key] = flight
             return (flight, true)
         }
-        if !store.isShared, let span = tracer?.startSpan("claim") {
+        if !store.isShared, let span = tracer?.childSpan("claim") {
             // In one process the flight map is the claim: leading, or joining a call in flight.
             span.attributes["passgate.claim.scope"] = "process"
             span.attributes["passgate.claim.result"] = leads ? "claimed" : "joined"

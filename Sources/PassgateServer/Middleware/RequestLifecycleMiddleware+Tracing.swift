@@ -8,17 +8,19 @@ extension RequestLifecycleMiddleware {
     /// balancer asks every few seconds and which would only crowd the traces out.
     static func isTraced(_ path: String) -> Bool { path.utf8.starts(with: "/v1/".utf8) }
 
-    /// The request's server span: a child of the caller's `traceparent` when it is valid, the
-    /// root of a new trace otherwise. Named for the method and path until the route is known.
-    static func serverSpan(_ tracer: PassgateTracer, request: Request, requestId: String) -> PassgateSpan {
-        var context = ServiceContext.topLevel
-        tracer.extract(request.headers, into: &context, using: HTTPFieldsTraceExtractor())
-        let span = tracer.startSpan("\(request.method.rawValue) \(request.uri.path)", context: context, ofKind: .server)
-        if span.isRecording {
+    /// The request's server span when its trace is recorded (nil otherwise), and its trace id
+    /// either way: a child of the caller's `traceparent` when it is valid, the root of a new trace
+    /// otherwise. Named for the method and path until the route is known.
+    static func serverSpan(_ tracer: PassgateTracer, request: Request, requestId: String) -> (span: PassgateSpan?, traceId: TraceID) {
+        let remote = TraceParent(header: request.headers[.traceparent]).map {
+            RemoteParent(parent: $0, traceState: TraceParent.traceState(request.headers[.tracestate]))
+        }
+        let (span, traceId) = tracer.serverSpan("\(request.method.rawValue) \(request.uri.path)", remote: remote)
+        if let span {
             span.attributes["http.request.method"] = request.method.rawValue
             span.attributes["passgate.request_id"] = requestId
         }
-        return span
+        return (span, traceId)
     }
 
     /// Ends the server span with what the request turned out to be: its route (the span's name
@@ -39,10 +41,8 @@ extension RequestLifecycleMiddleware {
     }
 }
 
-/// Reads trace headers from a request's fields.
-struct HTTPFieldsTraceExtractor: Extractor {
-    func extract(key: String, from fields: HTTPFields) -> String? {
-        guard let name = HTTPField.Name(key) else { return nil }
-        return fields[name]
-    }
+extension HTTPField.Name {
+    /// W3C trace context's headers, made once rather than validated per request.
+    static let traceparent = HTTPField.Name("traceparent")!
+    static let tracestate = HTTPField.Name("tracestate")!
 }

@@ -45,9 +45,9 @@ struct RequestLifecycleMiddleware: RouterMiddleware {
         let response: Response
         var failure: PassgateError?
         if let tracer, Self.isTraced(request.uri.path) {
-            let span = Self.serverSpan(tracer, request: request, requestId: context.requestId)
+            let (span, traceId) = Self.serverSpan(tracer, request: request, requestId: context.requestId)
             context.span = span
-            context.traceId = span.traceId
+            context.traceId = traceId.hex
         }
         do {
             var answered: Response

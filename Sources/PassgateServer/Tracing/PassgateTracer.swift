@@ -64,6 +64,37 @@ public final class PassgateTracer: Tracer {
         if let state = identity.traceState { injector.inject(state, forKey: "tracestate", into: &carrier) }
     }
 
+    /// A request's server span when its trace is recorded; otherwise no span at all, only the
+    /// trace id its log lines and audit record carry. The caller's sampled flag decides, else the
+    /// sampler's verdict on the trace id (the caller's, or a new one). An unrecorded request
+    /// creates no span object and binds no context, and ``childSpan(_:ofKind:)`` starts nothing
+    /// below it: with tracing on, most requests are unrecorded, and building spans nobody exports
+    /// cost them about 5 % of the process's CPU (bench/decisions/0022-tracing-exporter.md).
+    func serverSpan(_ name: @autoclosure () -> String, remote: RemoteParent?) -> (span: PassgateSpan?, traceId: TraceID) {
+        let traceId: TraceID, sampled: Bool
+        if let remote {
+            traceId = remote.parent.traceId
+            sampled = sampler.samples(traceId, parent: remote.parent)
+        } else {
+            let words = Self.randomWords(2)
+            traceId = TraceID(high: words[0], low: words[1])
+            sampled = sampler.samples(traceId, parent: nil)
+        }
+        guard sampled else { return (nil, traceId) }
+        let identity = SpanIdentity(traceId: traceId, spanId: Self.randomWords(1)[0], sampled: true, traceState: remote?.traceState)
+        let span = PassgateSpan(
+            name: name(), identity: identity, parentSpanId: remote?.parent.spanId, kind: .server, context: .topLevel,
+            start: DefaultTracerClock.now.nanosecondsSinceEpoch, sink: sink)
+        return (span, traceId)
+    }
+
+    /// A child of the task's current span when that span is recorded; nil when there is none or
+    /// it is not recorded (see ``serverSpan(_:remote:)``), so the caller sets no attribute either.
+    func childSpan(_ name: @autoclosure () -> String, ofKind kind: SpanKind = .internal) -> PassgateSpan? {
+        guard let current = ServiceContext.current, current.spanIdentity?.sampled == true else { return nil }
+        return startSpan(name(), context: current, ofKind: kind)
+    }
+
     /// The exporter flushes on its own schedule and at shutdown.
     public func forceFlush() {}
 

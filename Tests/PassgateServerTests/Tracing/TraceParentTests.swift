@@ -130,6 +130,34 @@ struct PassgateTracerTests {
         #expect(sink.count.withLock { $0 } == 0)
     }
 
+    @Test("an unrecorded request builds no span: only its trace id (the caller's, or a new non-zero one), and no child starts")
+    func unrecordedServerSpan() throws {
+        let sink = Sink()
+        let tracer = PassgateTracer(sampler: TraceSampler(ratio: 0), sink: sink)
+        let parent = try #require(TraceParent(header: "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-00"))
+        let (span, traceId) = tracer.serverSpan("POST /v1/phone-number", remote: RemoteParent(parent: parent, traceState: nil))
+        #expect(span == nil && traceId.hex == "4bf92f3577b34da6a3ce929d0e0e4736")
+        let (fresh, freshId) = tracer.serverSpan("POST /v1/phone-number", remote: nil)
+        #expect(fresh == nil && freshId != TraceID(high: 0, low: 0))
+        #expect(tracer.childSpan("claim") == nil, "no current span: nothing to be the child of")
+        #expect(sink.count.withLock { $0 } == 0)
+    }
+
+    @Test("a sampled caller's request gets a server span under it even at ratio 0; children start only below it")
+    func recordedServerSpan() throws {
+        let sink = Sink()
+        let tracer = PassgateTracer(sampler: TraceSampler(ratio: 0), sink: sink)
+        let parent = try #require(TraceParent(header: "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01"))
+        let (span, traceId) = tracer.serverSpan("POST /v1/phone-number", remote: RemoteParent(parent: parent, traceState: "vendor=1"))
+        let server = try #require(span)
+        #expect(server.isRecording && traceId == server.identity.traceId && server.identity.traceState == "vendor=1")
+        let child = ServiceContext.$current.withValue(server.context) { tracer.childSpan("claim") }
+        #expect(child?.isRecording == true && child?.traceId == server.traceId)
+        child?.end()
+        server.end()
+        #expect(sink.count.withLock { $0 } == 2)
+    }
+
     @Test("a new trace at ratio 1: fresh non-zero ids, the child under the root, both exported once")
     func sampledChildren() {
         let sink = Sink()
